@@ -1,0 +1,111 @@
+// One market's unified book: FIFO queues of order slots per price level and side, in the first
+// token's ticks, with a bitset per side so the next best level is found without a long scan.
+
+import type { OrderStore } from './order-store.ts';
+
+export const BID = 0;
+export const ASK = 1;
+const NONE = -1;
+
+export class PriceLevels {
+  readonly ticks: number;
+  /** head[side][price], tail[side][price]: first and last order slot of a level's FIFO. */
+  readonly head: [Int32Array, Int32Array];
+  readonly tail: [Int32Array, Int32Array];
+  /** Total open base units per level. */
+  readonly depth: [Float64Array, Float64Array];
+  private readonly bits: [Uint32Array, Uint32Array];
+  /** Best bid (0 when none) and best ask (ticks when none). */
+  bestBid = 0;
+  bestAsk: number;
+
+  constructor(ticks: number) {
+    this.ticks = ticks;
+    const n = ticks + 1;
+    this.head = [new Int32Array(n).fill(NONE), new Int32Array(n).fill(NONE)];
+    this.tail = [new Int32Array(n).fill(NONE), new Int32Array(n).fill(NONE)];
+    this.depth = [new Float64Array(n), new Float64Array(n)];
+    const words = (n + 31) >>> 5;
+    this.bits = [new Uint32Array(words), new Uint32Array(words)];
+    this.bestAsk = ticks;
+  }
+
+  /** Appends a slot at the back of its level (time priority). */
+  append(orders: OrderStore, slot: number): void {
+    const side = orders.bookSide[slot];
+    const price = orders.price[slot];
+    const tail = this.tail[side][price];
+    orders.prev[slot] = tail;
+    orders.next[slot] = NONE;
+    if (tail === NONE) {
+      this.head[side][price] = slot;
+      this.bits[side][price >>> 5] |= 1 << (price & 31);
+      if (side === BID) {
+        if (price > this.bestBid) this.bestBid = price;
+      } else if (price < this.bestAsk) this.bestAsk = price;
+    } else {
+      orders.next[tail] = slot;
+    }
+    this.tail[side][price] = slot;
+    this.depth[side][price] += orders.remaining[slot];
+  }
+
+  /** Unlinks a slot from its level; its remaining size is taken off the level's depth. */
+  remove(orders: OrderStore, slot: number): void {
+    const side = orders.bookSide[slot];
+    const price = orders.price[slot];
+    const prev = orders.prev[slot];
+    const next = orders.next[slot];
+    if (prev === NONE) this.head[side][price] = next;
+    else orders.next[prev] = next;
+    if (next === NONE) this.tail[side][price] = prev;
+    else orders.prev[next] = prev;
+    this.depth[side][price] -= orders.remaining[slot];
+    if (this.head[side][price] === NONE) this.clearLevel(side, price);
+  }
+
+  private clearLevel(side: number, price: number): void {
+    this.depth[side][price] = 0;
+    this.bits[side][price >>> 5] &= ~(1 << (price & 31));
+    if (side === BID) {
+      if (price === this.bestBid) this.bestBid = this.highestAtOrBelow(BID, price - 1);
+    } else if (price === this.bestAsk) {
+      this.bestAsk = this.lowestAtOrAbove(ASK, price + 1);
+    }
+  }
+
+  /** Highest occupied price ≤ from on a side, or 0. */
+  highestAtOrBelow(side: number, from: number): number {
+    if (from <= 0) return 0;
+    const bits = this.bits[side];
+    let word = from >>> 5;
+    let mask = bits[word] & (0xffffffff >>> (31 - (from & 31)));
+    for (;;) {
+      if (mask !== 0) return (word << 5) + 31 - Math.clz32(mask);
+      if (word === 0) return 0;
+      mask = bits[--word];
+    }
+  }
+
+  /** Lowest occupied price ≥ from on a side, or ticks. */
+  lowestAtOrAbove(side: number, from: number): number {
+    if (from >= this.ticks) return this.ticks;
+    const bits = this.bits[side];
+    const last = bits.length - 1;
+    let word = from >>> 5;
+    let mask = bits[word] & ~((1 << (from & 31)) - 1);
+    for (;;) {
+      if (mask !== 0) {
+        const price = (word << 5) + 31 - Math.clz32(mask & -mask);
+        return price < this.ticks ? price : this.ticks;
+      }
+      if (word === last) return this.ticks;
+      mask = bits[++word];
+    }
+  }
+
+  /** Next occupied level after `price` going away from the spread, or the side's sentinel. */
+  nextLevel(side: number, price: number): number {
+    return side === BID ? this.highestAtOrBelow(BID, price - 1) : this.lowestAtOrAbove(ASK, price + 1);
+  }
+}
