@@ -3,6 +3,7 @@
 // business outcomes are returned as values, and every state change is emitted as an event.
 
 import { ExpiryHeap } from './expiry-heap.ts';
+import { IdIndex } from './id-index.ts';
 import { OrderStore } from './order-store.ts';
 import { ASK, BID, PriceLevels } from './price-levels.ts';
 import {
@@ -24,6 +25,8 @@ import {
 } from './types.ts';
 
 const NONE = -1;
+/** Owners index a dense array, so the caller interns addresses to small integers. */
+export const MAX_OWNER = 2 ** 26;
 
 export interface MarketState {
   readonly spec: MarketSpec;
@@ -51,8 +54,9 @@ export class EngineCore {
   protected readonly markets: MarketState[] = [];
   private readonly marketByKey = new Map<string, number>();
   protected readonly orders = new OrderStore();
-  protected readonly slotById = new Map<number, number>();
-  private readonly ownerHead = new Map<number, number>();
+  protected readonly slotById = new IdIndex();
+  /** First open order slot per owner; owners are dense integers interned by the caller. */
+  private ownerHead = new Int32Array(1024).fill(NONE);
   private readonly expiry = new ExpiryHeap();
   protected seq = 0;
   protected nextOrderId = 1;
@@ -158,7 +162,7 @@ export class EngineCore {
     this.expireDue(now);
     const o = this.orders;
     const slots: number[] = [];
-    for (let slot = this.ownerHead.get(owner) ?? NONE; slot !== NONE; slot = o.ownerNext[slot]) {
+    for (let slot = owner < this.ownerHead.length ? this.ownerHead[owner] : NONE; slot !== NONE; slot = o.ownerNext[slot]) {
       if (market === undefined || o.market[slot] === market) slots.push(slot);
     }
     slots.sort((a, b) => o.id[a] - o.id[b]);
@@ -186,7 +190,9 @@ export class EngineCore {
       return 'invalid-size';
     }
     if (order.size < state.spec.minSize) return 'size-below-minimum';
-    if (!Number.isSafeInteger(order.owner)) throw new Error(`owner must be a safe integer, got ${order.owner}`);
+    if (!(order.owner >= 0 && order.owner <= MAX_OWNER && Number.isInteger(order.owner))) {
+      throw new Error(`owner must be an interned integer 0…${MAX_OWNER}, got ${order.owner}`);
+    }
     switch (order.orderType) {
       case OrderType.GTC:
       case OrderType.FOK:
@@ -314,11 +320,12 @@ export class EngineCore {
     o.expiresAt[slot] = expiresAt;
     o.acceptedAt[slot] = acceptedAt;
     this.markets[market].levels.append(o, slot);
-    const head = this.ownerHead.get(owner) ?? NONE;
+    if (owner >= this.ownerHead.length) this.growOwners(owner);
+    const head = this.ownerHead[owner];
     o.ownerPrev[slot] = NONE;
     o.ownerNext[slot] = head;
     if (head !== NONE) o.ownerPrev[head] = slot;
-    this.ownerHead.set(owner, slot);
+    this.ownerHead[owner] = slot;
     this.slotById.set(orderId, slot);
     if (expiresAt > 0) this.expiry.push(expiresAt, orderId);
   }
@@ -337,10 +344,17 @@ export class EngineCore {
     const next = o.ownerNext[slot];
     if (next !== NONE) o.ownerPrev[next] = prev;
     if (prev !== NONE) o.ownerNext[prev] = next;
-    else if (next !== NONE) this.ownerHead.set(o.owner[slot], next);
-    else this.ownerHead.delete(o.owner[slot]);
+    else this.ownerHead[o.owner[slot]] = next;
     this.slotById.delete(o.id[slot]);
     o.release(slot);
+  }
+
+  private growOwners(owner: number): void {
+    let length = this.ownerHead.length;
+    while (length <= owner) length *= 2;
+    const grown = new Int32Array(length).fill(NONE);
+    grown.set(this.ownerHead);
+    this.ownerHead = grown;
   }
 
   private emitCancelled(orderId: number, market: number, owner: number, remaining: number, reason: CancelReason, now: number): void {

@@ -15,7 +15,7 @@ export class OrderStore {
   orderType: Uint8Array;
   remaining: Float64Array;
   size: Float64Array;
-  owner: Float64Array;
+  owner: Int32Array;
   expiresAt: Float64Array;
   acceptedAt: Float64Array;
   prev: Int32Array;
@@ -35,7 +35,7 @@ export class OrderStore {
     this.orderType = new Uint8Array(capacity);
     this.remaining = new Float64Array(capacity);
     this.size = new Float64Array(capacity);
-    this.owner = new Float64Array(capacity);
+    this.owner = new Int32Array(capacity);
     this.expiresAt = new Float64Array(capacity);
     this.acceptedAt = new Float64Array(capacity);
     this.prev = new Int32Array(capacity);
@@ -75,7 +75,7 @@ export class OrderStore {
     this.orderType = copy(this.orderType, Uint8Array);
     this.remaining = copy(this.remaining, Float64Array);
     this.size = copy(this.size, Float64Array);
-    this.owner = copy(this.owner, Float64Array);
+    this.owner = copy(this.owner, Int32Array);
     this.expiresAt = copy(this.expiresAt, Float64Array);
     this.acceptedAt = copy(this.acceptedAt, Float64Array);
     this.prev = copy(this.prev, Int32Array);

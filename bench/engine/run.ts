@@ -1,0 +1,115 @@
+// Engine bench: a mixed workload of 1M orders on one thread. Throughput through tinybench (whole
+// runs on a fresh engine), then per-operation latency percentiles from a timed pass.
+// Usage: pnpm bench:engine [-- --orders 1000000 --markets 10]
+import { parseArgs } from 'node:util';
+import { MatchingEngine, OrderType, type PlaceOrder, type Side, type TokenIndex } from '@pmx/matching';
+import { Bench } from 'tinybench';
+import { percentiles, writeReport, type Row } from '../report.ts';
+import { LOT, OP_CANCEL, mixedWorkload, type Workload } from './workload.ts';
+
+const { values } = parseArgs({
+  options: { orders: { type: 'string', default: '1000000' }, markets: { type: 'string', default: '10' }, runs: { type: 'string', default: '5' } },
+});
+const ORDERS = Number(values.orders);
+const MARKETS = Number(values.markets);
+const RUNS = Number(values.runs);
+
+const KIND_PASSIVE = 0;
+const KIND_CROSSING = 1;
+const KIND_TAKER = 2;
+const KIND_CANCEL = 3;
+const KIND_NAMES = ['place, rests', 'place, trades', 'FAK/FOK', 'cancel'];
+
+function freshEngine(): MatchingEngine {
+  const engine = new MatchingEngine();
+  for (let m = 0; m < MARKETS; m++) engine.addMarket({ key: `m${m}`, tickSize: '0.01', minSize: 5 * LOT });
+  return engine;
+}
+
+/**
+ * Plays the workload into an engine the way a shard would: one reusable command object,
+ * events drained every 64 operations. With `latency`, times every operation and records its kind.
+ */
+function play(engine: MatchingEngine, w: Workload, latency?: { ns: Float64Array; kind: Uint8Array }): number {
+  const ring = new Float64Array(4096);
+  let ringLen = 0;
+  let ringPos = 0;
+  let events = 0;
+  const order: PlaceOrder = { market: 0, token: 0, side: 0, orderType: OrderType.GTC, price: 1, size: LOT, owner: 1 };
+  for (let i = 0; i < w.count; i++) {
+    const start = latency ? process.hrtime.bigint() : 0n;
+    let kind = KIND_CANCEL;
+    if (w.op[i] === OP_CANCEL) {
+      if (ringLen > 0) engine.cancel(ring[w.pick[i]! % ringLen]!, i);
+    } else {
+      order.market = w.market[i]!;
+      order.token = w.token[i] as TokenIndex;
+      order.side = w.side[i] as Side;
+      order.orderType = w.orderType[i] as OrderType;
+      order.price = w.price[i]!;
+      order.size = w.size[i]!;
+      order.owner = w.owner[i]!;
+      const result = engine.place(order, i);
+      if (result.ok && result.status === 'live') {
+        ring[ringPos] = result.orderId;
+        ringPos = (ringPos + 1) & 4095;
+        if (ringLen < 4096) ringLen++;
+      }
+      kind = order.orderType >= OrderType.FOK ? KIND_TAKER : result.ok && result.filled > 0 ? KIND_CROSSING : KIND_PASSIVE;
+    }
+    if (latency) {
+      latency.ns[i] = Number(process.hrtime.bigint() - start);
+      latency.kind[i] = kind;
+    }
+    if ((i & 63) === 63) events += engine.takeEvents().length;
+  }
+  return events + engine.takeEvents().length;
+}
+
+function timerOverheadNs(): number {
+  const n = 200_000;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) process.hrtime.bigint();
+  return Number(process.hrtime.bigint() - start) / n;
+}
+
+const workload = mixedWorkload(ORDERS, MARKETS);
+let lastEvents = 0;
+const bench = new Bench({ iterations: RUNS, warmupIterations: 1, time: 0, warmupTime: 0 });
+bench.add(`engine: ${ORDERS.toLocaleString('en')} mixed orders`, () => {
+  lastEvents = play(freshEngine(), workload);
+});
+await bench.run();
+const task = bench.tasks[0]!;
+if (task.result.state !== 'completed') throw new Error(`bench task ${task.result.state}`);
+const runMs = task.result.latency.mean;
+const ordersPerSec = ORDERS / (runMs / 1000);
+const opsPerSec = workload.count / (runMs / 1000);
+
+const latency = { ns: new Float64Array(workload.count), kind: new Uint8Array(workload.count) };
+play(freshEngine(), workload, latency);
+const overhead = timerOverheadNs();
+const rows: Row[] = [];
+const figures: Record<string, number | string | boolean> = {};
+for (let kind = -1; kind < KIND_NAMES.length; kind++) {
+  const sample = kind < 0 ? latency.ns : latency.ns.filter((_, i) => latency.kind[i] === kind);
+  if (sample.length === 0) continue;
+  const [p50, p99, p999] = percentiles(sample, [50, 99, 99.9]).map((v) => Math.max(0, v - overhead));
+  const name = kind < 0 ? 'all operations' : KIND_NAMES[kind]!;
+  rows.push({ operation: name, count: sample.length, 'p50 ns': Math.round(p50!), 'p99 ns': Math.round(p99!), 'p99.9 ns': Math.round(p999!) });
+  if (kind < 0) Object.assign(figures, { p50Ns: Math.round(p50!), p99Ns: Math.round(p99!), p999Ns: Math.round(p999!) });
+}
+rows.unshift({ operation: 'throughput', count: workload.count, 'orders/s': Math.round(ordersPerSec), 'ops/s': Math.round(opsPerSec), 'run ms': Number(runMs.toFixed(1)) });
+Object.assign(figures, {
+  orders: ORDERS,
+  cancels: workload.cancels,
+  markets: MARKETS,
+  eventsPerRun: lastEvents,
+  ordersPerSec: Math.round(ordersPerSec),
+  opsPerSec: Math.round(opsPerSec),
+  timerOverheadNs: Math.round(overhead),
+  goalOrdersPerSec: 3_000_000,
+  goalP99Ns: 2000,
+  meetsGoal: ordersPerSec >= 3_000_000 && (figures.p99Ns as number) < 2000,
+});
+writeReport({ bench: 'engine', goal: '≥ 3M orders/s on one thread, p99 < 2 µs (latencies net of timer overhead)', rows, figures });
