@@ -1,0 +1,235 @@
+// Balances and reservations by address (the risk side of ARCHITECTURE §5). Placing an order
+// reserves what it could spend; fills spend from the reservation and credit the other asset;
+// a cancel releases what is left. Collateral locked in minted pairs is tracked per market.
+
+export const COLLATERAL = 'collateral';
+
+export interface Balance {
+  total: number;
+  reserved: number;
+  available: number;
+}
+
+export interface RiskMarket {
+  key: string;
+  tokens: readonly [string, string];
+  ticksPerUnit: number;
+}
+
+export type ReserveOutcome = 'ok' | 'insufficient' | 'duplicate';
+
+interface Holding {
+  total: number;
+  reserved: number;
+}
+
+interface Reservation {
+  address: string;
+  asset: string;
+  remaining: number;
+  /** Base units of the order still open; when it reaches 0 the rest of the reservation is freed. */
+  open: number;
+}
+
+function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative safe integer, got ${amount}`);
+}
+
+export class RiskBook {
+  private readonly accounts = new Map<string, Map<string, Holding>>();
+  private readonly reservations = new Map<string, Reservation>();
+  private readonly markets = new Map<string, RiskMarket>();
+  /** Collateral locked in minted pairs, per market. */
+  private readonly locked = new Map<string, number>();
+  /** Net operator credits per asset (credits − debits), the only source of money. */
+  private readonly supplied = new Map<string, number>();
+
+  addMarket(market: RiskMarket): void {
+    this.markets.set(market.key, market);
+    if (!this.locked.has(market.key)) this.locked.set(market.key, 0);
+  }
+
+  market(key: string): RiskMarket | undefined {
+    return this.markets.get(key);
+  }
+
+  private holding(address: string, asset: string): Holding {
+    let account = this.accounts.get(address);
+    if (account === undefined) this.accounts.set(address, (account = new Map()));
+    let holding = account.get(asset);
+    if (holding === undefined) account.set(asset, (holding = { total: 0, reserved: 0 }));
+    return holding;
+  }
+
+  balance(address: string, asset: string): Balance {
+    const holding = this.accounts.get(address)?.get(asset);
+    if (holding === undefined) return { total: 0, reserved: 0, available: 0 };
+    return { total: holding.total, reserved: holding.reserved, available: holding.total - holding.reserved };
+  }
+
+  /** Every asset an address holds, with its balance. */
+  balances(address: string): Record<string, Balance> {
+    const out: Record<string, Balance> = {};
+    for (const asset of this.accounts.get(address)?.keys() ?? []) out[asset] = this.balance(address, asset);
+    return out;
+  }
+
+  /** Operator deposit of collateral or tokens. */
+  credit(address: string, asset: string, amount: number): void {
+    assertAmount(amount);
+    this.holding(address, asset).total += amount;
+    this.supplied.set(asset, (this.supplied.get(asset) ?? 0) + amount);
+  }
+
+  /** Operator withdrawal; only what is not reserved can leave. */
+  debit(address: string, asset: string, amount: number): boolean {
+    assertAmount(amount);
+    const holding = this.holding(address, asset);
+    if (holding.total - holding.reserved < amount) return false;
+    holding.total -= amount;
+    this.supplied.set(asset, (this.supplied.get(asset) ?? 0) - amount);
+    return true;
+  }
+
+  /** Reserves `amount` of `asset` for an order of `size` base units; refuses what is not available. */
+  reserve(orderId: string, address: string, asset: string, amount: number, size: number): ReserveOutcome {
+    assertAmount(amount);
+    assertAmount(size);
+    if (this.reservations.has(orderId)) return 'duplicate';
+    const holding = this.holding(address, asset);
+    if (holding.total - holding.reserved < amount) return 'insufficient';
+    holding.reserved += amount;
+    this.reservations.set(orderId, { address, asset, remaining: amount, open: size });
+    return 'ok';
+  }
+
+  reserved(orderId: string): number {
+    return this.reservations.get(orderId)?.remaining ?? 0;
+  }
+
+  hasReservation(orderId: string): boolean {
+    return this.reservations.has(orderId);
+  }
+
+  /** Releases what an order still has reserved (after a fill completes it, a cancel or an expiry). */
+  release(orderId: string): number {
+    const reservation = this.reservations.get(orderId);
+    if (reservation === undefined) return 0;
+    this.reservations.delete(orderId);
+    this.holding(reservation.address, reservation.asset).reserved -= reservation.remaining;
+    return reservation.remaining;
+  }
+
+  /**
+   * A fill of `size` base units pays `amount` out of the order's reservation (it leaves the
+   * owner's balance); once the order has nothing open, the rest of its reservation is freed.
+   */
+  spend(orderId: string, amount: number, size: number): void {
+    assertAmount(amount);
+    assertAmount(size);
+    const reservation = this.reservations.get(orderId);
+    if (reservation === undefined) throw new Error(`order ${orderId} has no reservation`);
+    if (reservation.remaining < amount) {
+      throw new Error(`order ${orderId} would spend ${amount} with only ${reservation.remaining} reserved`);
+    }
+    reservation.remaining -= amount;
+    const holding = this.holding(reservation.address, reservation.asset);
+    holding.reserved -= amount;
+    holding.total -= amount;
+    reservation.open -= size;
+    if (reservation.open < 0) throw new Error(`order ${orderId} filled past its size`);
+    if (reservation.open === 0) this.release(orderId);
+  }
+
+  receive(address: string, asset: string, amount: number): void {
+    assertAmount(amount);
+    this.holding(address, asset).total += amount;
+  }
+
+  /** Minting `pairs` locks that much collateral in the market. */
+  lockPairs(marketKey: string, pairs: number): void {
+    assertAmount(pairs);
+    this.locked.set(marketKey, (this.locked.get(marketKey) ?? 0) + pairs);
+  }
+
+  /** Merging `pairs` releases that much collateral from the market. */
+  releasePairs(marketKey: string, pairs: number): void {
+    assertAmount(pairs);
+    this.locked.set(marketKey, (this.locked.get(marketKey) ?? 0) - pairs);
+  }
+
+  /** User split: `amount` of available collateral becomes `amount` of each of the market's tokens. */
+  split(address: string, marketKey: string, amount: number): boolean {
+    assertAmount(amount);
+    const market = this.markets.get(marketKey);
+    if (market === undefined) return false;
+    const collateral = this.holding(address, COLLATERAL);
+    if (collateral.total - collateral.reserved < amount) return false;
+    collateral.total -= amount;
+    for (const token of market.tokens) this.holding(address, token).total += amount;
+    this.lockPairs(marketKey, amount);
+    return true;
+  }
+
+  /** User merge: `amount` of each available token becomes `amount` of collateral again. */
+  merge(address: string, marketKey: string, amount: number): boolean {
+    assertAmount(amount);
+    const market = this.markets.get(marketKey);
+    if (market === undefined) return false;
+    const holdings = market.tokens.map((token) => this.holding(address, token));
+    if (holdings.some((h) => h.total - h.reserved < amount)) return false;
+    for (const holding of holdings) holding.total -= amount;
+    this.holding(address, COLLATERAL).total += amount;
+    this.releasePairs(marketKey, amount);
+    return true;
+  }
+
+  lockedCollateral(marketKey: string): number {
+    return this.locked.get(marketKey) ?? 0;
+  }
+
+  /**
+   * The conservation invariant: collateral held plus collateral locked equals collateral
+   * supplied; each token's supply equals what was supplied plus its market's locked pairs;
+   * reservations are within balances and add up per holding. Returns violations (empty = ok).
+   */
+  checkInvariants(): string[] {
+    const problems: string[] = [];
+    const held = new Map<string, number>();
+    const reservedByHolding = new Map<string, number>();
+    for (const reservation of this.reservations.values()) {
+      if (reservation.remaining < 0) problems.push(`negative reservation for ${reservation.address}`);
+      const key = `${reservation.address}|${reservation.asset}`;
+      reservedByHolding.set(key, (reservedByHolding.get(key) ?? 0) + reservation.remaining);
+    }
+    for (const [address, account] of this.accounts) {
+      for (const [asset, holding] of account) {
+        held.set(asset, (held.get(asset) ?? 0) + holding.total);
+        if (holding.total < 0) problems.push(`${address} holds ${holding.total} of ${asset}`);
+        if (holding.reserved < 0 || holding.reserved > holding.total) {
+          problems.push(`${address} reserves ${holding.reserved} of ${asset} holding ${holding.total}`);
+        }
+        const expected = reservedByHolding.get(`${address}|${asset}`) ?? 0;
+        if (holding.reserved !== expected) problems.push(`${address} reserved ${holding.reserved} of ${asset}, orders say ${expected}`);
+      }
+    }
+    let lockedTotal = 0;
+    for (const [key, amount] of this.locked) {
+      lockedTotal += amount;
+      const market = this.markets.get(key);
+      // Tokens the operator credited are backed outside (on chain); only merging them may
+      // release more collateral than this market's own mints locked.
+      const backedOutside = market ? Math.min(...market.tokens.map((t) => this.supplied.get(t) ?? 0)) : 0;
+      if (amount < -backedOutside) problems.push(`market ${key} has ${amount} collateral locked`);
+      for (const token of market?.tokens ?? []) {
+        const supply = held.get(token) ?? 0;
+        const expected = (this.supplied.get(token) ?? 0) + amount;
+        if (supply !== expected) problems.push(`token ${token} supply ${supply}, expected ${expected}`);
+      }
+    }
+    const collateral = (held.get(COLLATERAL) ?? 0) + lockedTotal;
+    const supplied = this.supplied.get(COLLATERAL) ?? 0;
+    if (collateral !== supplied) problems.push(`collateral held + locked ${collateral}, supplied ${supplied}`);
+    return problems;
+  }
+}

@@ -1,0 +1,204 @@
+// Risk scenarios driven through the real engine: reservations, settlement of transfers, mints and
+// merges to the base unit, releases — and the conservation invariant after every scenario.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MatchingEngine, OrderType, Side, type PlaceOrder, type PlaceResult, type TokenIndex } from '@pmx/matching';
+import { COLLATERAL, RiskBook, type RiskMarket } from './risk-book.ts';
+import { orderCost } from './order-cost.ts';
+import { applyEngineEvent } from './settlement.ts';
+
+const TOKEN = 1_000_000;
+
+/** The front end's order flow in miniature: reserve, place, feed events back, release the rest. */
+class Desk {
+  readonly engine = new MatchingEngine();
+  readonly risk = new RiskBook();
+  readonly market: RiskMarket = { key: 'm', tokens: ['YES', 'NO'], ticksPerUnit: 100 };
+  private readonly owners: string[] = [];
+  private readonly external = new Map<number, string>();
+  private counter = 0;
+  now = 1;
+
+  constructor() {
+    this.engine.addMarket({ key: 'm', tickSize: '0.01', minSize: 0 });
+    this.risk.addMarket(this.market);
+  }
+
+  owner(address: string): number {
+    const index = this.owners.indexOf(address);
+    return index >= 0 ? index : this.owners.push(address) - 1;
+  }
+
+  place(address: string, fields: Omit<PlaceOrder, 'market' | 'owner'>): PlaceResult | 'not enough balance' {
+    const id = `order-${++this.counter}`;
+    const asset = fields.side === Side.BUY ? COLLATERAL : this.market.tokens[fields.token];
+    const cost = orderCost({ side: fields.side, price: fields.price, size: fields.size, ticksPerUnit: 100 });
+    if (this.risk.reserve(id, address, asset, cost, fields.size) !== 'ok') return 'not enough balance';
+    const result = this.engine.place({ ...fields, market: 0, owner: this.owner(address) }, this.now++);
+    if (!result.ok) {
+      this.risk.release(id);
+      return result;
+    }
+    this.external.set(result.orderId, id);
+    for (const event of this.engine.takeEvents()) {
+      applyEngineEvent(this.risk, this.market, event, (engineId) => ({
+        orderId: this.external.get(engineId)!,
+        address: this.owners[event.type === 'trade' && engineId !== event.takerOrderId ? event.fills.find((f) => f.makerOrderId === engineId)!.makerOwner : this.engine.openOrder(engineId)?.owner ?? this.owner(address)]!,
+      }));
+    }
+    return result;
+  }
+
+  cancel(engineOrderId: number): void {
+    this.engine.cancel(engineOrderId, this.now++);
+    for (const event of this.engine.takeEvents()) {
+      applyEngineEvent(this.risk, this.market, event, (engineId) => ({ orderId: this.external.get(engineId)!, address: '' }));
+    }
+  }
+
+  expectConserved(): void {
+    expect(this.risk.checkInvariants()).toEqual([]);
+  }
+}
+
+describe('reservations', () => {
+  it('refuses an order that its balance cannot cover and reserves one it can', () => {
+    const desk = new Desk();
+    desk.risk.credit('alice', COLLATERAL, 5 * TOKEN);
+    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN })).toBe('not enough balance');
+    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN })).toMatchObject({ status: 'live' });
+    expect(desk.risk.balance('alice', COLLATERAL)).toEqual({ total: 5 * TOKEN, reserved: 5 * TOKEN, available: 0 });
+    expect(desk.risk.debit('alice', COLLATERAL, 1)).toBe(false);
+    desk.expectConserved();
+  });
+
+  it('a SELL reserves tokens, and a cancel gives them back', () => {
+    const desk = new Desk();
+    desk.risk.credit('bob', 'YES', 10 * TOKEN);
+    const result = desk.place('bob', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 70, size: 10 * TOKEN });
+    expect(desk.risk.balance('bob', 'YES').available).toBe(0);
+    desk.cancel((result as { orderId: number }).orderId);
+    expect(desk.risk.balance('bob', 'YES')).toEqual({ total: 10 * TOKEN, reserved: 0, available: 10 * TOKEN });
+    desk.expectConserved();
+  });
+
+  it('an engine rejection releases the reservation', () => {
+    const desk = new Desk();
+    desk.risk.credit('alice', COLLATERAL, 10 * TOKEN);
+    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.FOK, price: 50, size: 10 * TOKEN })).toEqual({ ok: false, reason: 'fok-not-filled' });
+    expect(desk.risk.balance('alice', COLLATERAL).reserved).toBe(0);
+    desk.expectConserved();
+  });
+});
+
+describe('settlement', () => {
+  it('a transfer moves collateral to the seller and tokens to the buyer at the resting price', () => {
+    const desk = new Desk();
+    desk.risk.credit('seller', 'YES', 10 * TOKEN);
+    desk.risk.credit('buyer', COLLATERAL, 10 * TOKEN);
+    desk.place('seller', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 55, size: 10 * TOKEN });
+    desk.place('buyer', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN });
+    expect(desk.risk.balances('buyer')).toEqual({
+      [COLLATERAL]: { total: 4.5 * TOKEN, reserved: 0, available: 4.5 * TOKEN }, // paid 5.5, improvement back
+      YES: { total: 10 * TOKEN, reserved: 0, available: 10 * TOKEN },
+    });
+    expect(desk.risk.balance('seller', COLLATERAL).total).toBe(5.5 * TOKEN);
+    expect(desk.risk.balance('seller', 'YES').total).toBe(0);
+    desk.expectConserved();
+  });
+
+  it('a mint takes collateral from both buyers, locks it, and creates one pair', () => {
+    const desk = new Desk();
+    desk.risk.credit('yes-buyer', COLLATERAL, 10 * TOKEN);
+    desk.risk.credit('no-buyer', COLLATERAL, 10 * TOKEN);
+    desk.place('yes-buyer', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 62, size: 10 * TOKEN });
+    desk.place('no-buyer', { token: 1, side: Side.BUY, orderType: OrderType.GTC, price: 40, size: 10 * TOKEN });
+    expect(desk.risk.balance('yes-buyer', COLLATERAL).total).toBe(3.8 * TOKEN);
+    expect(desk.risk.balance('no-buyer', COLLATERAL).total).toBe(6.2 * TOKEN); // paid 0.38, not its 0.40 limit
+    expect(desk.risk.balance('yes-buyer', 'YES').total).toBe(10 * TOKEN);
+    expect(desk.risk.balance('no-buyer', 'NO').total).toBe(10 * TOKEN);
+    expect(desk.risk.lockedCollateral('m')).toBe(10 * TOKEN);
+    desk.expectConserved();
+  });
+
+  it('a merge burns a pair and pays both sellers out of the locked collateral', () => {
+    const desk = new Desk();
+    desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
+    desk.risk.credit('b', COLLATERAL, 10 * TOKEN);
+    desk.place('a', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN });
+    desk.place('b', { token: 1, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN });
+    desk.place('a', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 30, size: 4 * TOKEN });
+    desk.place('b', { token: 1, side: Side.SELL, orderType: OrderType.FAK, price: 60, size: 4 * TOKEN });
+    expect(desk.risk.lockedCollateral('m')).toBe(6 * TOKEN);
+    expect(desk.risk.balance('a', COLLATERAL).total).toBe(5 * TOKEN + 1.2 * TOKEN);
+    expect(desk.risk.balance('b', COLLATERAL).total).toBe(5 * TOKEN + 2.8 * TOKEN);
+    desk.expectConserved();
+  });
+
+  it('split and merge turn collateral into pairs and back, locking and releasing it', () => {
+    const desk = new Desk();
+    desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
+    expect(desk.risk.split('a', 'm', 4 * TOKEN)).toBe(true);
+    expect(desk.risk.split('a', 'm', 7 * TOKEN)).toBe(false);
+    expect(desk.risk.lockedCollateral('m')).toBe(4 * TOKEN);
+    expect(desk.risk.merge('a', 'm', 3 * TOKEN)).toBe(true);
+    expect(desk.risk.balances('a')).toMatchObject({ [COLLATERAL]: { total: 9 * TOKEN }, YES: { total: TOKEN }, NO: { total: TOKEN } });
+    desk.expectConserved();
+  });
+
+  it('flags a market that released more collateral than it ever locked', () => {
+    const desk = new Desk();
+    desk.risk.releasePairs('m', 1);
+    expect(desk.risk.checkInvariants()).toContain('market m has -1 collateral locked');
+  });
+
+  it('detects money created out of nothing', () => {
+    const desk = new Desk();
+    desk.risk.receive('mallory', COLLATERAL, 1);
+    expect(desk.risk.checkInvariants()).toEqual(['collateral held + locked 1, supplied 0']);
+  });
+});
+
+describe('random order flow', () => {
+  it('keeps balances, reservations and locked collateral conserved after every command', () => {
+    const addresses = ['a', 'b', 'c', 'd'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            who: fc.integer({ min: 0, max: 3 }),
+            token: fc.constantFrom<TokenIndex>(0, 1),
+            side: fc.constantFrom(Side.BUY, Side.SELL),
+            orderType: fc.constantFrom(OrderType.GTC, OrderType.GTC, OrderType.FAK, OrderType.FOK),
+            price: fc.integer({ min: 35, max: 65 }),
+            lots: fc.integer({ min: 1, max: 300 }),
+            cancel: fc.integer({ min: 0, max: 9 }),
+          }),
+          { minLength: 50, maxLength: 150 },
+        ),
+        (steps) => {
+          const desk = new Desk();
+          for (const address of addresses) {
+            desk.risk.credit(address, COLLATERAL, 150 * TOKEN);
+            expect(desk.risk.split(address, 'm', 50 * TOKEN)).toBe(true);
+          }
+          const live: number[] = [];
+          for (const s of steps) {
+            if (s.cancel < 2 && live.length > 0) {
+              desk.cancel(live.splice(s.cancel % live.length, 1)[0]!);
+            } else {
+              const result = desk.place(addresses[s.who]!, { token: s.token, side: s.side, orderType: s.orderType, price: s.price, size: s.lots * 10_000 });
+              if (typeof result === 'object' && result.ok && result.status === 'live') live.push(result.orderId);
+            }
+            desk.expectConserved();
+          }
+          // Everything cancelled: nothing stays reserved.
+          for (const id of live) desk.cancel(id);
+          for (const address of addresses) for (const b of Object.values(desk.risk.balances(address))) expect(b.reserved).toBe(0);
+          desk.expectConserved();
+        },
+      ),
+      { numRuns: 50, seed: 99 },
+    );
+  });
+});
