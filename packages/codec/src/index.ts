@@ -1,0 +1,3 @@
+// Public surface of @pmx/codec.
+export * from './decimal.ts';
+export * from './order-terms.ts';
