@@ -78,6 +78,10 @@ export class EngineCore {
     return this.marketByKey.get(key);
   }
 
+  marketKey(market: number): string {
+    return this.markets[market].spec.key;
+  }
+
   marketCount(): number {
     return this.markets.length;
   }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole check, runnable alone on a fresh machine: set-up, typecheck, then every test.
+# Runs the tests even when the typecheck fails, fails if either does, and ends with a plain
+# "N passed, N failed" line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash infra/setup.sh || { echo "test: ERROR: set-up failed" >&2; exit 1; }
+
+status=0
+echo "test: typecheck"
+pnpm run typecheck || { status=1; echo "test: typecheck FAILED" >&2; }
+
+echo "test: vitest run"
+report=$(mktemp -t pmx-vitest-XXXXXX.json)
+trap 'rm -f "$report"' EXIT
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report" || status=1
+
+[ "$status" = 0 ] || echo "test: FAILED (see above)" >&2
+node -e '
+  const fs = require("node:fs");
+  let r = {};
+  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
+  const n = (k) => r[k] ?? 0;
+  const skipped = n("numPendingTests") + n("numTodoTests");
+  console.log(`test: ${n("numPassedTests")} passed, ${n("numFailedTests")} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report"
+exit "$status"

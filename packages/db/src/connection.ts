@@ -1,0 +1,44 @@
+// Opens a `postgres` pool whose sockets have TCP_NODELAY set: without it Nagle's algorithm
+// delays the small writes of COPY and pipelined queries by tens of milliseconds.
+import net from 'node:net';
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql;
+/** Every `postgres` option except where to connect, which comes from the URL. */
+export type PostgresOptions = Omit<postgres.Options<{}>, 'host' | 'port' | 'path'>;
+
+/** Host and port of a single-host postgres:// URL (defaults: localhost, 5432). */
+export function postgresEndpoint(url: string): { host: string; port: number } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`connectPostgres: not a valid URL: ${redact(url)}`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new Error(`connectPostgres: expected a postgres:// URL, got ${redact(url)}`);
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost';
+  const port = parsed.port === '' ? 5432 : Number(parsed.port);
+  return { host, port };
+}
+
+/**
+ * A pool for `url`. Notices (e.g. "already exists, skipping") are dropped unless the caller
+ * passes its own `onnotice`.
+ */
+export function connectPostgres(url: string, opts: PostgresOptions = {}): Sql {
+  const { host, port } = postgresEndpoint(url);
+  // `socket` is supported by the driver (a function returning a connected-or-connecting
+  // net.Socket) but missing from its type definitions, hence the widened object.
+  const options: postgres.Options<{}> & { socket: () => net.Socket } = {
+    onnotice: () => {},
+    ...opts,
+    socket: () => net.connect({ host, port, noDelay: true }),
+  };
+  return postgres(url, options);
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}

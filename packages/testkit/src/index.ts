@@ -1,0 +1,5 @@
+// Public surface of @pmx/testkit, the helpers other packages' tests use to isolate themselves.
+export { createTestDatabase, type TestDatabase } from './test-database.ts';
+export { testRedisPrefix, cleanupRedisPrefix, type RedisKeyCleaner } from './redis-prefix.ts';
+export { createTempDir, type TempDir } from './temp-dir.ts';
+export { testkitConfig } from './config.ts';

@@ -1,0 +1,15 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createTempDir } from './temp-dir.ts';
+
+describe('createTempDir', () => {
+  it('creates a fresh directory and removes it with its contents', async () => {
+    const dir = await createTempDir();
+    expect(path.basename(dir.path)).toMatch(/^pmx-test-/);
+    writeFileSync(path.join(dir.path, 'f.txt'), 'x');
+    await dir.remove();
+    expect(existsSync(dir.path)).toBe(false);
+    await dir.remove();
+  });
+});

@@ -1,0 +1,119 @@
+// What the front end and a shard worker say to each other: batches of plain-data commands in,
+// results, events (with external order ids, addresses and market keys) and book levels out.
+// The same events are what the shard appends to its BullMQ queue for ingest.
+
+import type { CancelReason, MatchKind, OrderStatus, OrderType, RejectReason, Side, TickSize, TokenIndex } from '@pmx/matching';
+
+export interface ShardMarket {
+  key: string;
+  tokens: [string, string];
+  tickSize: TickSize;
+  minSize: number;
+}
+
+export type ShardCommand =
+  | { type: 'market'; market: ShardMarket }
+  | {
+      type: 'place';
+      orderId: string;
+      owner: string;
+      market: string;
+      token: TokenIndex;
+      side: Side;
+      orderType: OrderType;
+      price: number;
+      size: number;
+      postOnly: boolean;
+      expiresAt: number;
+    }
+  | { type: 'cancel'; orderId: string; owner: string }
+  | { type: 'cancelOwner'; owner: string; market?: string }
+  | { type: 'expire' };
+
+export type ShardResult =
+  | { type: 'market'; ok: true }
+  | { type: 'place'; ok: true; status: OrderStatus; filled: number; resting: number; tradeIds: string[] }
+  | { type: 'place'; ok: false; reason: RejectReason | 'duplicate' }
+  | { type: 'cancel'; ok: boolean; remaining: number }
+  | { type: 'cancelOwner'; cancelled: string[] }
+  | { type: 'expire'; expired: number }
+  | { type: 'error'; message: string };
+
+export interface ShardFill {
+  makerOrderId: string;
+  makerOwner: string;
+  makerToken: TokenIndex;
+  makerSide: Side;
+  size: number;
+  makerPrice: number;
+  takerPrice: number;
+  kind: MatchKind;
+}
+
+export type ShardEvent =
+  | {
+      type: 'accepted';
+      seq: number;
+      at: number;
+      orderId: string;
+      market: string;
+      token: TokenIndex;
+      side: Side;
+      orderType: OrderType;
+      price: number;
+      size: number;
+      owner: string;
+      postOnly: boolean;
+      expiresAt: number;
+    }
+  | {
+      type: 'trade';
+      seq: number;
+      at: number;
+      tradeId: string;
+      market: string;
+      takerOrderId: string;
+      takerOwner: string;
+      takerToken: TokenIndex;
+      takerSide: Side;
+      size: number;
+      fills: ShardFill[];
+    }
+  | { type: 'cancelled'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number; reason: CancelReason }
+  | { type: 'expired'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number };
+
+/** A market's aggregated levels in the first token's ticks, best first, after a batch touched it. */
+export interface BookLevels {
+  market: string;
+  bids: [price: number, size: number][];
+  asks: [price: number, size: number][];
+  /** First token's ticks; 0 before the first trade. */
+  lastTrade: number;
+}
+
+export interface ShardBatch {
+  now: number;
+  commands: ShardCommand[];
+}
+
+export interface ShardReply {
+  results: ShardResult[];
+  events: ShardEvent[];
+  books: BookLevels[];
+  /** Highest event sequence number of this shard so far. */
+  seq: number;
+}
+
+/** The job a shard appends to its queue for each batch that produced events. */
+export interface ShardJob {
+  shard: number;
+  fromSeq: number;
+  toSeq: number;
+  events: ShardEvent[];
+}
+
+export const SHARD_JOB_NAME = 'events';
+
+export function shardQueueName(shard: number): string {
+  return `shard-${shard}`;
+}

@@ -1,0 +1,170 @@
+// The engine side of a shard, without threads or I/O: runs a batch of commands against one
+// MatchingEngine, translating between external ids/addresses/market keys and the engine's
+// integers, and reports results, translated events and the levels of every book it touched.
+
+import { MatchingEngine, type EngineEvent } from '@pmx/matching';
+import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from './protocol.ts';
+
+export class ShardHost {
+  private readonly engine = new MatchingEngine();
+  private readonly owners = new Map<string, number>();
+  private readonly ownerNames: string[] = [];
+  private readonly engineIdOf = new Map<string, number>();
+  private readonly externalIdOf = new Map<number, string>();
+
+  constructor(readonly shard: number) {}
+
+  handle(batch: ShardBatch): ShardReply {
+    const results: ShardResult[] = [];
+    const touched = new Set<number>();
+    const events: ShardEvent[] = [];
+    for (const command of batch.commands) {
+      let result: ShardResult;
+      try {
+        result = this.run(command, batch.now);
+      } catch (error) {
+        result = { type: 'error', message: error instanceof Error ? error.message : String(error) };
+      }
+      for (const event of this.engine.takeEvents()) {
+        touched.add(event.market);
+        const translated = this.translate(event);
+        events.push(translated);
+        if (translated.type === 'trade' && result.type === 'place' && result.ok) result.tradeIds.push(translated.tradeId);
+        this.forgetClosed(event);
+      }
+      if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live') this.forget(command.orderId);
+      results.push(result);
+    }
+    return { results, events, books: [...touched].map((m) => this.levels(m)), seq: this.engine.lastSeq };
+  }
+
+  private owner(address: string): number {
+    let id = this.owners.get(address);
+    if (id === undefined) {
+      id = this.ownerNames.push(address) - 1;
+      this.owners.set(address, id);
+    }
+    return id;
+  }
+
+  private marketOf(key: string): number {
+    const index = this.engine.marketIndex(key);
+    if (index === undefined) throw new Error(`market ${key} is not on shard ${this.shard}`);
+    return index;
+  }
+
+  private run(command: ShardCommand, now: number): ShardResult {
+    switch (command.type) {
+      case 'market': {
+        if (this.engine.marketIndex(command.market.key) === undefined) {
+          this.engine.addMarket({ key: command.market.key, tickSize: command.market.tickSize, minSize: command.market.minSize });
+        }
+        return { type: 'market', ok: true };
+      }
+      case 'place': {
+        if (this.engineIdOf.has(command.orderId)) return { type: 'place', ok: false, reason: 'duplicate' };
+        const result = this.engine.place(
+          {
+            market: this.marketOf(command.market),
+            token: command.token,
+            side: command.side,
+            orderType: command.orderType,
+            price: command.price,
+            size: command.size,
+            owner: this.owner(command.owner),
+            postOnly: command.postOnly,
+            expiresAt: command.expiresAt > 0 ? command.expiresAt : undefined,
+          },
+          now,
+        );
+        if (!result.ok) return { type: 'place', ok: false, reason: result.reason };
+        this.engineIdOf.set(command.orderId, result.orderId);
+        this.externalIdOf.set(result.orderId, command.orderId);
+        return { type: 'place', ok: true, status: result.status, filled: result.filled, resting: result.resting, tradeIds: [] };
+      }
+      case 'cancel': {
+        const id = this.engineIdOf.get(command.orderId);
+        const open = id === undefined ? undefined : this.engine.openOrder(id);
+        if (open === undefined || this.ownerNames[open.owner] !== command.owner) return { type: 'cancel', ok: false, remaining: 0 };
+        const result = this.engine.cancel(id!, now);
+        return { type: 'cancel', ok: result.ok, remaining: result.ok ? result.remaining : 0 };
+      }
+      case 'cancelOwner': {
+        const owner = this.owners.get(command.owner);
+        if (owner === undefined) return { type: 'cancelOwner', cancelled: [] };
+        const market = command.market === undefined ? undefined : this.engine.marketIndex(command.market);
+        if (command.market !== undefined && market === undefined) return { type: 'cancelOwner', cancelled: [] };
+        const ids = this.engine.cancelOwner(owner, market, now);
+        return { type: 'cancelOwner', cancelled: ids.map((id) => this.externalIdOf.get(id)!) };
+      }
+      case 'expire':
+        return { type: 'expire', expired: this.engine.expire(now) };
+    }
+  }
+
+  private translate(event: EngineEvent): ShardEvent {
+    const market = this.engine.marketKey(event.market);
+    switch (event.type) {
+      case 'accepted':
+        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]! };
+      case 'trade':
+        return {
+          type: 'trade',
+          seq: event.seq,
+          at: event.at,
+          tradeId: tradeId(this.shard, event.seq),
+          market,
+          takerOrderId: this.external(event.takerOrderId),
+          takerOwner: this.ownerNames[event.takerOwner]!,
+          takerToken: event.takerToken,
+          takerSide: event.takerSide,
+          size: event.size,
+          fills: event.fills.map((f) => ({ ...f, makerOrderId: this.external(f.makerOrderId), makerOwner: this.ownerNames[f.makerOwner]! })),
+        };
+      case 'cancelled':
+      case 'expired':
+        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]! };
+    }
+  }
+
+  private external(engineId: number): string {
+    const external = this.externalIdOf.get(engineId);
+    if (external === undefined) throw new Error(`engine order ${engineId} has no external id`);
+    return external;
+  }
+
+  /** Ids stay mapped while an order rests; a closed resting order is forgotten. */
+  private forgetClosed(event: EngineEvent): void {
+    if (event.type === 'cancelled' || event.type === 'expired') {
+      if (this.engine.openOrder(event.orderId) === undefined) this.forgetEngineId(event.orderId);
+    } else if (event.type === 'trade') {
+      for (const fill of event.fills) if (this.engine.openOrder(fill.makerOrderId) === undefined) this.forgetEngineId(fill.makerOrderId);
+    }
+  }
+
+  private forgetEngineId(engineId: number): void {
+    const external = this.externalIdOf.get(engineId);
+    if (external !== undefined) this.forget(external);
+  }
+
+  private forget(orderId: string): void {
+    const engineId = this.engineIdOf.get(orderId);
+    if (engineId === undefined) return;
+    this.engineIdOf.delete(orderId);
+    this.externalIdOf.delete(engineId);
+  }
+
+  private levels(market: number): BookLevels {
+    const view = this.engine.book(market, 0);
+    return {
+      market: this.engine.marketKey(market),
+      bids: view.bids.map((l) => [l.price, l.size]),
+      asks: view.asks.map((l) => [l.price, l.size]),
+      lastTrade: this.engine.lastTradePrice(market, 0) ?? 0,
+    };
+  }
+}
+
+export function tradeId(shard: number, seq: number): string {
+  return `${shard}-${seq}`;
+}
