@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { OrderType, Side } from '@pmx/matching';
+import type { ShardCommand } from './protocol.ts';
+import { ShardHost } from './shard-host.ts';
+
+const TOKEN = 1_000_000;
+const market: ShardCommand = { type: 'market', market: { key: '0xc1', tokens: ['111', '222'], tickSize: '0.01', minSize: 5 * TOKEN } };
+
+function place(orderId: string, owner: string, fields: Partial<Extract<ShardCommand, { type: 'place' }>> = {}): ShardCommand {
+  return { type: 'place', orderId, owner, market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, postOnly: false, expiresAt: 0, ...fields };
+}
+
+describe('ShardHost', () => {
+  it('speaks in external ids and addresses, and reports the trade ids a taker made', () => {
+    const host = new ShardHost(3);
+    host.handle({ now: 1, commands: [market, place('0xa', 'alice', { side: Side.SELL, price: 48 })] });
+    const reply = host.handle({ now: 2, commands: [place('0xb', 'bob', { price: 50 })] });
+    expect(reply.results).toEqual([{ type: 'place', ok: true, status: 'matched', filled: 10 * TOKEN, resting: 0, tradeIds: ['3-3'] }]);
+    expect(reply.events.map((e) => e.type)).toEqual(['accepted', 'trade']);
+    expect(reply.events[1]).toMatchObject({ tradeId: '3-3', takerOrderId: '0xb', takerOwner: 'bob', market: '0xc1', fills: [{ makerOrderId: '0xa', makerOwner: 'alice', makerPrice: 48 }] });
+    expect(reply.books).toEqual([{ market: '0xc1', bids: [], asks: [], lastTrade: 48 }]);
+  });
+
+  it('refuses an order id that is already resting, and forgets ids once orders close', () => {
+    const host = new ShardHost(0);
+    host.handle({ now: 1, commands: [market, place('0xa', 'alice')] });
+    expect(host.handle({ now: 2, commands: [place('0xa', 'alice')] }).results[0]).toEqual({ type: 'place', ok: false, reason: 'duplicate' });
+    expect(host.handle({ now: 3, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({ type: 'cancel', ok: true, remaining: 10 * TOKEN });
+    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({ type: 'cancel', ok: false, remaining: 0 });
+  });
+
+  it("does not cancel another owner's order", () => {
+    const host = new ShardHost(0);
+    host.handle({ now: 1, commands: [market, place('0xa', 'alice')] });
+    expect(host.handle({ now: 2, commands: [{ type: 'cancel', orderId: '0xa', owner: 'mallory' }] }).results[0]).toEqual({ type: 'cancel', ok: false, remaining: 0 });
+  });
+
+  it('cancels all of an owner in a market and names them', () => {
+    const host = new ShardHost(0);
+    host.handle({ now: 1, commands: [market, place('0xa', 'alice'), place('0xb', 'alice', { price: 40 }), place('0xc', 'bob', { price: 41 })] });
+    const reply = host.handle({ now: 2, commands: [{ type: 'cancelOwner', owner: 'alice', market: '0xc1' }] });
+    expect(reply.results[0]).toEqual({ type: 'cancelOwner', cancelled: ['0xa', '0xb'] });
+    expect(reply.books[0]!.bids).toEqual([[41, 10 * TOKEN]]);
+  });
+
+  it('answers a command for an unknown market with an error result, not an exception', () => {
+    const host = new ShardHost(0);
+    const reply = host.handle({ now: 1, commands: [place('0xa', 'alice')] });
+    expect(reply.results[0]).toEqual({ type: 'error', message: 'market 0xc1 is not on shard 0' });
+  });
+});

@@ -1,0 +1,70 @@
+// Shards as threads with real Redis: markets spread over shards by hash, each market always on
+// the same shard, and every batch's events in that shard's BullMQ queue, in order, before the ack.
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderType, Side } from '@pmx/matching';
+import { cleanupRedisPrefix, testkitConfig, testRedisPrefix } from '@pmx/testkit';
+import { shardQueueName, type ShardEvent, type ShardJob, type ShardReply } from './protocol.ts';
+import { ShardSet, shardOf } from './shard-set.ts';
+
+const TOKEN = 1_000_000;
+const prefix = testRedisPrefix();
+const bullPrefix = prefix.slice(0, -1);
+const redis = new Redis(testkitConfig.redisUrl);
+const replies: [number, ShardReply][] = [];
+let shards: ShardSet;
+
+/** Two market keys that hash to different shards of two. */
+function marketsOnTwoShards(): [string, string] {
+  const keys = Array.from({ length: 20 }, (_, i) => `0xmarket${i}`);
+  const first = keys.find((k) => shardOf(k, 2) === 0)!;
+  const second = keys.find((k) => shardOf(k, 2) === 1)!;
+  return [first, second];
+}
+
+beforeAll(() => {
+  shards = new ShardSet({ shards: 2, redisUrl: testkitConfig.redisUrl, redisPrefix: bullPrefix, onReply: (s, r) => replies.push([s, r]) });
+});
+
+afterAll(async () => {
+  await shards.close();
+  await cleanupRedisPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+describe('ShardSet', () => {
+  it('maps a market to the same shard every time', () => {
+    for (const key of ['0xabc', '0xdef', 'x']) expect(new Set(Array.from({ length: 5 }, () => shardOf(key, 4))).size).toBe(1);
+  });
+
+  it('matches two markets on two shards independently and queues each shard its own events in order', async () => {
+    const [a, b] = marketsOnTwoShards();
+    const add = (key: string) => shards.submit(shards.shardOf(key), { type: 'market', market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 } });
+    await Promise.all([add(a), add(b)]);
+    const orders = [];
+    for (const key of [a, b]) {
+      const shard = shards.shardOf(key);
+      for (let i = 0; i < 5; i++) {
+        orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-s${i}`, owner: 'maker', market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50 + i, size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
+      }
+      orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-buy`, owner: 'taker', market: key, token: 0, side: Side.BUY, orderType: OrderType.FAK, price: 52, size: 25 * TOKEN, postOnly: false, expiresAt: 0 }));
+    }
+    const results = await Promise.all(orders);
+    expect(results.filter((r) => r.type === 'place' && r.ok && r.status === 'matched' && r.filled === 25 * TOKEN)).toHaveLength(2);
+
+    for (const key of [a, b]) {
+      const shard = shards.shardOf(key);
+      const queue = new Queue<ShardJob>(shardQueueName(shard), { connection: redis, prefix: bullPrefix });
+      const jobs = (await queue.getJobs(['waiting'])).sort((x, y) => x.data.fromSeq - y.data.fromSeq);
+      const events: ShardEvent[] = jobs.flatMap((job) => job.data.events);
+      expect(jobs.every((job) => job.data.shard === shard)).toBe(true);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect(events.every((e) => e.market === key)).toBe(true); // never split: all of a market's events on its shard
+      expect(events.filter((e) => e.type === 'trade')).toHaveLength(1);
+      await queue.close();
+    }
+    const replyShards = new Set(replies.map(([s]) => s));
+    expect(replyShards).toEqual(new Set([0, 1]));
+  });
+});
