@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { MatchingEngine, OrderType, Side, type PlaceOrder, type PlaceResult, type TokenIndex } from '@pmx/matching';
 import { COLLATERAL, RiskBook, type RiskMarket } from './risk-book.ts';
 import { orderCost } from './order-cost.ts';
-import { applyEngineEvent } from './settlement.ts';
+import { settleTrade } from './settlement.ts';
+import type { EngineEvent } from '@pmx/matching';
 
 const TOKEN = 1_000_000;
 
@@ -40,19 +41,23 @@ class Desk {
       return result;
     }
     this.external.set(result.orderId, id);
-    for (const event of this.engine.takeEvents()) {
-      applyEngineEvent(this.risk, this.market, event, (engineId) => ({
-        orderId: this.external.get(engineId)!,
-        address: this.owners[event.type === 'trade' && engineId !== event.takerOrderId ? event.fills.find((f) => f.makerOrderId === engineId)!.makerOwner : this.engine.openOrder(engineId)?.owner ?? this.owner(address)]!,
-      }));
-    }
+    this.apply(this.engine.takeEvents());
     return result;
   }
 
   cancel(engineOrderId: number): void {
     this.engine.cancel(engineOrderId, this.now++);
-    for (const event of this.engine.takeEvents()) {
-      applyEngineEvent(this.risk, this.market, event, (engineId) => ({ orderId: this.external.get(engineId)!, address: '' }));
+    this.apply(this.engine.takeEvents());
+  }
+
+  /** Trades settle; cancels and expiries release what the order still has reserved. */
+  private apply(events: EngineEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'trade') {
+        settleTrade(this.risk, this.market, event, (engineId, owner) => ({ orderId: this.external.get(engineId)!, address: this.owners[owner]! }));
+      } else if (event.type === 'cancelled' || event.type === 'expired') {
+        this.risk.release(this.external.get(event.orderId)!);
+      }
     }
   }
 

@@ -1,15 +1,35 @@
-// Feeds engine events into the risk book: each party of a fill pays from its reservation and
-// receives the other asset at its own token's trade price; mints lock and merges release pairs;
-// cancels and expiries release what an order still has reserved.
+// Feeds trade events into the risk book: each party of a fill pays from its reservation and
+// receives the other asset at its own token's trade price; mints lock and merges release pairs.
+// Works on the engine's events (numeric ids) and on a shard's translated events (order hashes
+// and addresses) alike: the caller says how an (order id, owner) pair maps to a reservation.
 
-import { MatchKind, Side, type EngineEvent, type TradeEvent, type TokenIndex } from '@pmx/matching';
+import { MatchKind, Side, type MatchKind as Kind, type TokenIndex } from '@pmx/matching';
 import { collateralFor } from './order-cost.ts';
 import { COLLATERAL, type RiskBook, type RiskMarket } from './risk-book.ts';
 
-/** An order as settlement needs it: its external id and its owner's address. */
+/** An order as settlement needs it: the id its reservation was made under and its owner's address. */
 export interface OrderParty {
   orderId: string;
   address: string;
+}
+
+export interface FillLike<Id, Owner> {
+  makerOrderId: Id;
+  makerOwner: Owner;
+  makerToken: TokenIndex;
+  makerSide: Side;
+  size: number;
+  makerPrice: number;
+  takerPrice: number;
+  kind: Kind;
+}
+
+export interface TradeLike<Id, Owner> {
+  takerOrderId: Id;
+  takerOwner: Owner;
+  takerToken: TokenIndex;
+  takerSide: Side;
+  fills: readonly FillLike<Id, Owner>[];
 }
 
 function settleParty(book: RiskBook, market: RiskMarket, party: OrderParty, side: Side, token: TokenIndex, size: number, price: number): void {
@@ -23,22 +43,18 @@ function settleParty(book: RiskBook, market: RiskMarket, party: OrderParty, side
   }
 }
 
-/**
- * Applies every fill of a trade. `party(engineOrderId)` maps the engine's order ids to the
- * external order ids and owners the reservations were made under.
- */
-export function settleTrade(book: RiskBook, market: RiskMarket, trade: TradeEvent, party: (engineOrderId: number) => OrderParty): void {
-  const taker = party(trade.takerOrderId);
+/** Applies every fill of a trade to both parties' balances and the market's locked collateral. */
+export function settleTrade<Id, Owner>(
+  book: RiskBook,
+  market: RiskMarket,
+  trade: TradeLike<Id, Owner>,
+  party: (orderId: Id, owner: Owner) => OrderParty,
+): void {
+  const taker = party(trade.takerOrderId, trade.takerOwner);
   for (const fill of trade.fills) {
     settleParty(book, market, taker, trade.takerSide, trade.takerToken, fill.size, fill.takerPrice);
-    settleParty(book, market, party(fill.makerOrderId), fill.makerSide, fill.makerToken, fill.size, fill.makerPrice);
+    settleParty(book, market, party(fill.makerOrderId, fill.makerOwner), fill.makerSide, fill.makerToken, fill.size, fill.makerPrice);
     if (fill.kind === MatchKind.MINT) book.lockPairs(market.key, fill.size);
     else if (fill.kind === MatchKind.MERGE) book.releasePairs(market.key, fill.size);
   }
-}
-
-/** Applies one engine event of a market; accepted orders were reserved before they were placed. */
-export function applyEngineEvent(book: RiskBook, market: RiskMarket, event: EngineEvent, party: (engineOrderId: number) => OrderParty): void {
-  if (event.type === 'trade') settleTrade(book, market, event, party);
-  else if (event.type === 'cancelled' || event.type === 'expired') book.release(party(event.orderId).orderId);
 }
