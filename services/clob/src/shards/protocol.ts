@@ -32,7 +32,17 @@ export type ShardCommand =
 
 export type ShardResult =
   | { type: 'market'; ok: true }
-  | { type: 'place'; ok: true; status: OrderStatus; filled: number; resting: number; tradeIds: string[] }
+  | {
+      type: 'place';
+      ok: true;
+      status: OrderStatus;
+      /** Base units of the order's token traded at once. */
+      filled: number;
+      /** Base units of collateral that changed hands for those fills, at the taker's prices. */
+      notional: number;
+      resting: number;
+      tradeIds: string[];
+    }
   | { type: 'place'; ok: false; reason: RejectReason | 'duplicate' }
   | { type: 'cancel'; ok: boolean; remaining: number }
   | { type: 'cancelOwner'; cancelled: string[] }

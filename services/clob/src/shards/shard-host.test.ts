@@ -15,7 +15,7 @@ describe('ShardHost', () => {
     const host = new ShardHost(3);
     host.handle({ now: 1, commands: [market, place('0xa', 'alice', { side: Side.SELL, price: 48 })] });
     const reply = host.handle({ now: 2, commands: [place('0xb', 'bob', { price: 50 })] });
-    expect(reply.results).toEqual([{ type: 'place', ok: true, status: 'matched', filled: 10 * TOKEN, resting: 0, tradeIds: ['3-3'] }]);
+    expect(reply.results).toEqual([{ type: 'place', ok: true, status: 'matched', filled: 10 * TOKEN, notional: 4.8 * TOKEN, resting: 0, tradeIds: ['3-3'] }]);
     expect(reply.events.map((e) => e.type)).toEqual(['accepted', 'trade']);
     expect(reply.events[1]).toMatchObject({ tradeId: '3-3', takerOrderId: '0xb', takerOwner: 'bob', market: '0xc1', fills: [{ makerOrderId: '0xa', makerOwner: 'alice', makerPrice: 48 }] });
     expect(reply.books).toEqual([{ market: '0xc1', bids: [], asks: [], lastTrade: 48 }]);

@@ -29,7 +29,11 @@ export class ShardHost {
         touched.add(event.market);
         const translated = this.translate(event);
         events.push(translated);
-        if (translated.type === 'trade' && result.type === 'place' && result.ok) result.tradeIds.push(translated.tradeId);
+        if (translated.type === 'trade' && result.type === 'place' && result.ok) {
+          result.tradeIds.push(translated.tradeId);
+          const ticks = this.engine.ticksPerUnit(event.market);
+          for (const fill of translated.fills) result.notional += (fill.size * fill.takerPrice) / ticks;
+        }
         this.forgetClosed(event);
       }
       if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live') this.forget(command.orderId);
@@ -80,7 +84,7 @@ export class ShardHost {
         if (!result.ok) return { type: 'place', ok: false, reason: result.reason };
         this.engineIdOf.set(command.orderId, result.orderId);
         this.externalIdOf.set(result.orderId, command.orderId);
-        return { type: 'place', ok: true, status: result.status, filled: result.filled, resting: result.resting, tradeIds: [] };
+        return { type: 'place', ok: true, status: result.status, filled: result.filled, notional: 0, resting: result.resting, tradeIds: [] };
       }
       case 'cancel': {
         const id = this.engineIdOf.get(command.orderId);

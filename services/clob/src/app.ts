@@ -1,0 +1,98 @@
+// Wires the trading front end: Postgres-backed registries, shard threads, the verify pool, the
+// trading core and every route module on the one HTTP layer, plus the contract's rate limits.
+
+import { connectPostgres, type Sql } from '@pmx/db';
+import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
+import { createVerifyPool, type VerifyPool } from '@pmx/signing';
+import { ApiKeyStore } from './auth/api-key-store.ts';
+import { apiKeyAuth, operatorAuth, walletAuth } from './auth/auth-hooks.ts';
+import type { ClobConfig } from './config.ts';
+import { MarketRegistry, type MarketRecord } from './markets/market-registry.ts';
+import { ProxyWallets } from './markets/proxy-wallets.ts';
+import { OrderService } from './orders/order-service.ts';
+import { SignatureCheck } from './orders/signature-check.ts';
+import { clobRateLimits } from './rate-limits.ts';
+import { Funding } from './risk/funding.ts';
+import { authRoutes } from './routes/auth.ts';
+import { balanceRoutes } from './routes/balances.ts';
+import { healthRoutes } from './routes/health.ts';
+import { marketDataRoutes } from './routes/market-data.ts';
+import { marketRoutes } from './routes/markets.ts';
+import { operatorRoutes } from './routes/operator.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { ShardSet } from './shards/shard-set.ts';
+import { seedDemo } from './demo.ts';
+import { TradingCore, shardMarket } from './trading-core.ts';
+
+export interface ClobApp {
+  core: TradingCore;
+  shards: ShardSet;
+  listen(): ListeningHttpServer;
+  close(): Promise<void>;
+}
+
+const EXPIRY_SWEEP_MS = 1000;
+
+export async function createClobApp(config: ClobConfig, options: { sql?: Sql } = {}): Promise<ClobApp> {
+  const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
+  const markets = new MarketRegistry(sql);
+  const core = new TradingCore(markets);
+  const shards = new ShardSet({
+    shards: config.shards,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    onReply: (_shard, reply) => core.applyReply(reply),
+  });
+  const pool: VerifyPool = createVerifyPool({ threads: config.verifyThreads });
+  const keys = new ApiKeyStore(sql);
+  const proxies = new ProxyWallets(sql);
+  const funding = new Funding(sql, core.risk);
+
+  const openMarket = async (market: MarketRecord) => {
+    core.addMarket(market);
+    await shards.submit(shards.shardOf(market.conditionId), { type: 'market', market: shardMarket(market) });
+  };
+  for (const market of await markets.load()) await openMarket(market);
+  await Promise.all([keys.load(), proxies.load(), funding.load()]);
+  if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
+
+  const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
+  const wallet = walletAuth(authOptions);
+  const apiKey = apiKeyAuth(keys, authOptions);
+  const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, {
+    exchangeAddress: config.exchangeAddress,
+    negRiskExchangeAddress: config.negRiskExchangeAddress,
+  });
+  const routes = [
+    ...healthRoutes(),
+    ...authRoutes(keys, wallet, apiKey),
+    ...orderRoutes(orders, core.openOrders, markets, apiKey),
+    ...balanceRoutes(core.risk, markets, apiKey),
+    ...marketDataRoutes(markets, core.books),
+    ...marketRoutes(markets, core.books),
+    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket }, operatorAuth(config.operatorKey)),
+  ];
+  const server = createHttpServer<any>({
+    routes,
+    errorShape: 'simple',
+    maxBodyBytes: config.maxBodyBytes,
+    trustedProxyHops: config.trustedProxyHops,
+    hooks: { before: config.rateLimits ? clobRateLimits() : [] },
+  });
+  const sweep = setInterval(() => void shards.broadcast({ type: 'expire' }).catch(() => {}), EXPIRY_SWEEP_MS);
+  sweep.unref();
+  let listening: ListeningHttpServer | undefined;
+
+  return {
+    core,
+    shards,
+    listen: () => (listening = server.listen(config.port, config.host)),
+    async close() {
+      clearInterval(sweep);
+      await listening?.close({ graceMs: 1000 });
+      await shards.close();
+      await pool.destroy();
+      if (options.sql === undefined) await sql.end({ timeout: 2 });
+    },
+  };
+}

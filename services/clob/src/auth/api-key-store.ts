@@ -1,0 +1,86 @@
+// API keys (level-2 credentials) in Postgres, cached in memory so the per-request lookup is a
+// Map read; a key made by another front end of the cluster is fetched once on a miss.
+
+import type { Sql } from '@pmx/db';
+import { newApiCredentials } from '@pmx/signing';
+
+export interface ApiKeyRecord {
+  apiKey: string;
+  /** Lower-case wallet address. */
+  address: string;
+  nonce: string;
+  secret: string;
+  passphrase: string;
+}
+
+interface ApiKeyRow {
+  api_key: string;
+  address: string;
+  nonce: string;
+  secret: string;
+  passphrase: string;
+}
+
+const fromRow = (row: ApiKeyRow): ApiKeyRecord => ({
+  apiKey: row.api_key,
+  address: row.address,
+  nonce: String(row.nonce),
+  secret: row.secret,
+  passphrase: row.passphrase,
+});
+
+export class ApiKeyStore {
+  private readonly byKey = new Map<string, ApiKeyRecord>();
+
+  constructor(private readonly sql: Sql) {}
+
+  async load(): Promise<void> {
+    for (const row of await this.sql<ApiKeyRow[]>`SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys`) {
+      this.byKey.set(row.api_key, fromRow(row));
+    }
+  }
+
+  /** Creates the key for (address, nonce); 'exists' when there is one already. */
+  async create(address: string, nonce: string): Promise<ApiKeyRecord | 'exists'> {
+    const credentials = newApiCredentials();
+    const rows = await this.sql<ApiKeyRow[]>`
+      INSERT INTO api_keys (api_key, address, nonce, secret, passphrase)
+      VALUES (${credentials.apiKey}, ${address.toLowerCase()}, ${nonce}, ${credentials.secret}, ${credentials.passphrase})
+      ON CONFLICT (address, nonce) DO NOTHING
+      RETURNING api_key, address, nonce::text AS nonce, secret, passphrase`;
+    if (rows.length === 0) return 'exists';
+    const record = fromRow(rows[0]!);
+    this.byKey.set(record.apiKey, record);
+    return record;
+  }
+
+  async derive(address: string, nonce: string): Promise<ApiKeyRecord | undefined> {
+    const rows = await this.sql<ApiKeyRow[]>`
+      SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys
+      WHERE address = ${address.toLowerCase()} AND nonce = ${nonce}`;
+    return rows[0] === undefined ? undefined : fromRow(rows[0]);
+  }
+
+  async lookup(apiKey: string): Promise<ApiKeyRecord | undefined> {
+    const cached = this.byKey.get(apiKey);
+    if (cached !== undefined) return cached;
+    if (!/^[0-9a-f-]{36}$/i.test(apiKey)) return undefined;
+    const rows = await this.sql<ApiKeyRow[]>`
+      SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
+    if (rows[0] === undefined) return undefined;
+    const record = fromRow(rows[0]);
+    this.byKey.set(apiKey, record);
+    return record;
+  }
+
+  async listFor(address: string): Promise<string[]> {
+    const rows = await this.sql<{ api_key: string }[]>`SELECT api_key FROM api_keys WHERE address = ${address.toLowerCase()} ORDER BY created_at`;
+    return rows.map((r) => r.api_key);
+  }
+
+  async delete(apiKey: string): Promise<boolean> {
+    this.byKey.delete(apiKey);
+    const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
+    return rows.length > 0;
+  }
+}

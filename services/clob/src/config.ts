@@ -1,0 +1,58 @@
+// Everything the trading front end reads from the environment, with defaults that run on a
+// fresh machine after infra/setup.sh. Nothing else in this service reads process.env.
+
+import { availableParallelism } from 'node:os';
+import { connectionSettings, envBool, envInt, envList, envString, type Env } from '@pmx/config';
+
+export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
+
+export interface ClobConfig {
+  host: string;
+  port: number;
+  /** Shard threads, each owning the books of the markets that hash to it. */
+  shards: number;
+  /** Signature-verification threads. */
+  verifyThreads: number;
+  pgUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  /** Bearer token of the operator API (markets, funding, proxy wallets). */
+  operatorKey: string;
+  chainId: number;
+  exchangeAddress: string;
+  negRiskExchangeAddress: string;
+  /** How far SVC_TIMESTAMP may be from the server clock, in seconds. */
+  authWindowSeconds: number;
+  maxBodyBytes: number;
+  /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
+  trustedProxyHops: number;
+  /** Enforce the contract's rate limits. */
+  rateLimits: boolean;
+  /** Create the demo markets at start when they are missing. */
+  demoMarkets: boolean;
+  /** Addresses funded with demo collateral at start (comma separated). */
+  demoFund: string[];
+}
+
+export function loadClobConfig(env: Env): ClobConfig {
+  const connections = connectionSettings(env);
+  return {
+    host: envString(env, 'PMX_CLOB_HOST', '127.0.0.1'),
+    port: envInt(env, 'PMX_CLOB_PORT', 8080),
+    shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
+    verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism()),
+    pgUrl: connections.pgUrl,
+    redisUrl: connections.redisUrl,
+    redisPrefix: connections.redisPrefix,
+    operatorKey: envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY),
+    chainId: envInt(env, 'PMX_CHAIN_ID', 137),
+    exchangeAddress: envString(env, 'PMX_EXCHANGE_ADDRESS', '0xE111180000d2663C0091e4f400237545B87B996B'),
+    negRiskExchangeAddress: envString(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', '0xe2222d279d744050d28e00520010520000310F59'),
+    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30),
+    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024),
+    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0),
+    rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
+    demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
+    demoFund: envList(env, 'PMX_DEMO_FUND', []),
+  };
+}

@@ -1,0 +1,22 @@
+// Starts the trading front end: `pnpm --filter @pmx/clob start` (or infra/start.sh).
+import { loadClobConfig, DEV_OPERATOR_KEY } from './config.ts';
+import { createClobApp } from './app.ts';
+import { signatureBackend } from '@pmx/signing';
+import { uwsIsNative } from '@pmx/http';
+
+const config = loadClobConfig(process.env);
+if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
+if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; running on its slow fallback');
+const app = await createClobApp(config);
+const listening = app.listen();
+console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend})`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`clob: ${signal}, stopping`);
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}

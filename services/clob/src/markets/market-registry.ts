@@ -1,0 +1,169 @@
+// The order-book markets this front end trades: loaded from Postgres at start, created through
+// the operator API, looked up by condition id or by either token id.
+
+import { TICK_SIZES, TICKS_PER_UNIT, type TickSize, type TokenIndex } from '@pmx/matching';
+import type { Sql } from '@pmx/db';
+
+export interface MarketRecord {
+  conditionId: string;
+  marketId: number;
+  question: string;
+  questionId: string;
+  description: string;
+  slug: string;
+  tokens: [string, string];
+  outcomes: [string, string];
+  tickSize: TickSize;
+  ticksPerUnit: number;
+  /** Base units. */
+  minOrderSize: number;
+  negRisk: boolean;
+  negRiskMarketId: string;
+  negRiskRequestId: string;
+  endDateIso: string | null;
+  gameStartTime: string | null;
+  icon: string;
+  image: string;
+  active: boolean;
+  closed: boolean;
+  archived: boolean;
+  acceptingOrders: boolean;
+  makerBaseFee: number;
+  takerBaseFee: number;
+  tags: string[];
+  createdAt: string;
+}
+
+export interface NewMarket {
+  conditionId: string;
+  question: string;
+  tokens: [string, string];
+  outcomes: [string, string];
+  tickSize: TickSize;
+  minOrderSize: number;
+  negRisk: boolean;
+  questionId?: string;
+  description?: string;
+  slug?: string;
+  endDateIso?: string | null;
+  icon?: string;
+  image?: string;
+  tags?: string[];
+}
+
+export function isTickSize(value: unknown): value is TickSize {
+  return typeof value === 'string' && (TICK_SIZES as readonly string[]).includes(value);
+}
+
+interface MarketRow {
+  condition_id: string;
+  market_id: string;
+  question: string;
+  question_id: string;
+  description: string;
+  market_slug: string;
+  token0: string;
+  token1: string;
+  outcome0: string;
+  outcome1: string;
+  tick_size: string;
+  min_order_size: string;
+  neg_risk: boolean;
+  neg_risk_market_id: string;
+  neg_risk_request_id: string;
+  end_date_iso: Date | null;
+  game_start_time: Date | null;
+  icon: string;
+  image: string;
+  active: boolean;
+  closed: boolean;
+  archived: boolean;
+  accepting_orders: boolean;
+  maker_base_fee: number;
+  taker_base_fee: number;
+  tags: string[];
+  created_at: Date;
+}
+
+function fromRow(row: MarketRow): MarketRecord {
+  const tickSize = row.tick_size as TickSize;
+  return {
+    conditionId: row.condition_id,
+    marketId: Number(row.market_id),
+    question: row.question,
+    questionId: row.question_id,
+    description: row.description,
+    slug: row.market_slug,
+    tokens: [row.token0, row.token1],
+    outcomes: [row.outcome0, row.outcome1],
+    tickSize,
+    ticksPerUnit: TICKS_PER_UNIT[tickSize],
+    minOrderSize: Number(row.min_order_size),
+    negRisk: row.neg_risk,
+    negRiskMarketId: row.neg_risk_market_id,
+    negRiskRequestId: row.neg_risk_request_id,
+    endDateIso: row.end_date_iso?.toISOString() ?? null,
+    gameStartTime: row.game_start_time?.toISOString() ?? null,
+    icon: row.icon,
+    image: row.image,
+    active: row.active,
+    closed: row.closed,
+    archived: row.archived,
+    acceptingOrders: row.accepting_orders,
+    makerBaseFee: row.maker_base_fee,
+    takerBaseFee: row.taker_base_fee,
+    tags: row.tags,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export class MarketRegistry {
+  private readonly byCondition = new Map<string, MarketRecord>();
+  private readonly byToken = new Map<string, { market: MarketRecord; token: TokenIndex }>();
+  /** Markets in listing order (market id ascending). */
+  private readonly ordered: MarketRecord[] = [];
+
+  constructor(private readonly sql: Sql) {}
+
+  async load(): Promise<MarketRecord[]> {
+    const rows = await this.sql<MarketRow[]>`SELECT * FROM markets ORDER BY market_id`;
+    for (const row of rows) this.remember(fromRow(row));
+    return this.ordered;
+  }
+
+  /** Inserts a market; refuses a condition id or token id that exists already. */
+  async create(market: NewMarket): Promise<MarketRecord | 'exists'> {
+    if (this.byCondition.has(market.conditionId) || market.tokens.some((t) => this.byToken.has(t))) return 'exists';
+    const rows = await this.sql<MarketRow[]>`
+      INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, neg_risk,
+                           question_id, description, market_slug, end_date_iso, icon, image, tags)
+      VALUES (${market.conditionId}, ${market.question}, ${market.tokens[0]}, ${market.tokens[1]}, ${market.outcomes[0]},
+              ${market.outcomes[1]}, ${market.tickSize}, ${market.minOrderSize}, ${market.negRisk}, ${market.questionId ?? ''},
+              ${market.description ?? ''}, ${market.slug ?? ''}, ${market.endDateIso ?? null}, ${market.icon ?? ''},
+              ${market.image ?? ''}, ${market.tags ?? []})
+      ON CONFLICT DO NOTHING
+      RETURNING *`;
+    if (rows.length === 0) return 'exists';
+    const record = fromRow(rows[0]!);
+    this.remember(record);
+    return record;
+  }
+
+  private remember(record: MarketRecord): void {
+    this.byCondition.set(record.conditionId, record);
+    record.tokens.forEach((token, index) => this.byToken.set(token, { market: record, token: index as TokenIndex }));
+    this.ordered.push(record);
+  }
+
+  get(conditionId: string): MarketRecord | undefined {
+    return this.byCondition.get(conditionId);
+  }
+
+  byTokenId(tokenId: string): { market: MarketRecord; token: TokenIndex } | undefined {
+    return this.byToken.get(tokenId);
+  }
+
+  list(): readonly MarketRecord[] {
+    return this.ordered;
+  }
+}

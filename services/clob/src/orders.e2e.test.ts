@@ -1,0 +1,131 @@
+// Trading end to end on a real server, real Postgres and Redis, real signatures: place, match
+// (transfer, mint, merge), cancel, list — with balances and books checked to the base unit.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+import { Trader, limit } from './testing/trader.ts';
+
+const USDC = 1_000_000n;
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startClob();
+});
+afterAll(async () => {
+  await h?.close();
+});
+afterEach(() => {
+  h.expectConsistent();
+});
+
+async function funded(collateral: bigint): Promise<Trader> {
+  const trader = new Trader(h.url);
+  await trader.createApiKey();
+  if (collateral > 0n) await h.deposit(trader.address, collateral);
+  return trader;
+}
+
+async function balance(trader: Trader, asset = 'COLLATERAL', tokenId?: string): Promise<{ balance: string; allowance: string }> {
+  const query = asset === 'COLLATERAL' ? '?asset_type=COLLATERAL' : `?asset_type=CONDITIONAL&token_id=${tokenId}`;
+  const response = await trader.authed('GET', `/balance-allowance${query}`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+describe('placing and matching', () => {
+  it('rests a BUY, shows it on both tokens’ books, and reserves its collateral', async () => {
+    const { yes, no, conditionId } = await h.createMarket();
+    const alice = await funded(100n * USDC);
+    const placed = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 50) });
+    expect(placed.status).toBe(200);
+    expect(placed.body).toMatchObject({ success: true, errorMsg: '', status: 'live', makingAmount: '0', takingAmount: '0', tradeIDs: [], transactionsHashes: [] });
+    expect(placed.body.orderID).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const yesBook = await alice.send('GET', `/book?token_id=${yes}`);
+    expect(yesBook.body).toMatchObject({ market: conditionId, asset_id: yes, bids: [{ price: '0.4', size: '50' }], asks: [], tick_size: '0.01', min_order_size: '5', neg_risk: false });
+    const noBook = await alice.send('GET', `/book?token_id=${no}`);
+    expect(noBook.body).toMatchObject({ bids: [], asks: [{ price: '0.6', size: '50' }] });
+    expect(await balance(alice)).toEqual({ balance: String(100n * USDC), allowance: String(80n * USDC) });
+  });
+
+  it('crosses a resting SELL at the resting price and settles both sides to the base unit', async () => {
+    const { yes } = await h.createMarket();
+    const seller = await funded(0n);
+    await h.deposit(seller.address, 20n * USDC, yes);
+    const buyer = await funded(100n * USDC);
+    const ask = await seller.placeOrder({ tokenId: yes, ...limit('SELL', '0.55', 20) });
+    expect(ask.body.status).toBe('live');
+    const bid = await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.60', 15) });
+    expect(bid.body).toMatchObject({ status: 'matched', makingAmount: '8.25', takingAmount: '15' });
+    expect(bid.body.tradeIDs).toHaveLength(1);
+    expect(await balance(buyer)).toEqual({ balance: String(100n * USDC - 8_250_000n), allowance: String(100n * USDC - 8_250_000n) });
+    expect(await balance(buyer, 'CONDITIONAL', yes)).toEqual({ balance: '15000000', allowance: '15000000' });
+    expect(await balance(seller)).toEqual({ balance: '8250000', allowance: '8250000' });
+    expect(await balance(seller, 'CONDITIONAL', yes)).toEqual({ balance: String(5n * USDC), allowance: '0' }); // 5 left, all on the book
+    const price = await buyer.send('GET', `/last-trade-price?token_id=${yes}`);
+    expect(price.body).toEqual({ price: '0.55' });
+  });
+
+  it('mints a pair when BUYs of both outcomes cross, and merges it back when SELLs do', async () => {
+    const { yes, no, conditionId } = await h.createMarket();
+    const a = await funded(50n * USDC);
+    const b = await funded(50n * USDC);
+    await a.placeOrder({ tokenId: yes, ...limit('BUY', '0.62', 10) });
+    const mint = await b.placeOrder({ tokenId: no, ...limit('BUY', '0.40', 10) });
+    expect(mint.body).toMatchObject({ status: 'matched', makingAmount: '3.8', takingAmount: '10' });
+    expect(h.app.core.risk.lockedCollateral(conditionId)).toBe(10_000_000);
+    await a.placeOrder({ tokenId: yes, ...limit('SELL', '0.30', 10) });
+    const merge = await b.placeOrder({ tokenId: no, ...limit('SELL', '0.65', 10), orderType: 'FAK' });
+    expect(merge.body).toMatchObject({ status: 'matched', makingAmount: '10', takingAmount: '7' });
+    expect(h.app.core.risk.lockedCollateral(conditionId)).toBe(0);
+    expect(await balance(a)).toMatchObject({ balance: String(50n * USDC - 6_200_000n + 3_000_000n) });
+    expect(await balance(b)).toMatchObject({ balance: String(50n * USDC - 3_800_000n + 7_000_000n) });
+  });
+
+  it('FAK fills what it can and reports the remainder unmatched', async () => {
+    const { yes } = await h.createMarket();
+    const seller = await funded(0n);
+    await h.deposit(seller.address, 6n * USDC, yes);
+    await seller.placeOrder({ tokenId: yes, ...limit('SELL', '0.50', 6) });
+    const buyer = await funded(10n * USDC);
+    const fak = await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.50', 10), orderType: 'FAK' });
+    expect(fak.body).toMatchObject({ status: 'unmatched', takingAmount: '6', makingAmount: '3' });
+    expect(await balance(buyer)).toEqual({ balance: String(7n * USDC), allowance: String(7n * USDC) });
+  });
+});
+
+describe('cancelling and listing', () => {
+  it('lists open orders with cursors, reads one, cancels one, then all, releasing reservations', async () => {
+    const { yes, conditionId } = await h.createMarket();
+    const mm = await funded(1000n * USDC);
+    const ids: string[] = [];
+    for (const price of ['0.10', '0.11', '0.12']) ids.push((await mm.placeOrder({ tokenId: yes, ...limit('BUY', price, 100) })).body.orderID);
+    const listed = await mm.authed('GET', '/data/orders');
+    expect(listed.body).toMatchObject({ next_cursor: 'LTE=', limit: 500, count: 3 });
+    expect(listed.body.data[0]).toMatchObject({ id: ids[0], status: 'LIVE', market: conditionId, asset_id: yes, side: 'BUY', original_size: '100', size_matched: '0', price: '0.1', outcome: 'Yes', order_type: 'GTC' });
+    const one = await mm.authed('GET', `/data/order/${ids[1]}`);
+    expect(one.body).toMatchObject({ id: ids[1], price: '0.11' });
+
+    const cancelled = await mm.authed('DELETE', '/order', { orderID: ids[0] });
+    expect(cancelled.body).toEqual({ canceled: [ids[0]], not_canceled: {} });
+    const again = await mm.authed('DELETE', '/order', { orderId: ids[0] });
+    expect(again.body.canceled).toEqual([]);
+    expect(Object.keys(again.body.not_canceled)).toEqual([ids[0]]);
+    expect(await balance(mm)).toEqual({ balance: String(1000n * USDC), allowance: String(1000n * USDC - 23n * USDC) });
+
+    const all = await mm.authed('DELETE', '/cancel-all');
+    expect(all.body.canceled.sort()).toEqual([ids[1], ids[2]].sort());
+    expect(await balance(mm)).toEqual({ balance: String(1000n * USDC), allowance: String(1000n * USDC) });
+    expect((await mm.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([]);
+  });
+
+  it("cannot cancel another key's order", async () => {
+    const { yes } = await h.createMarket();
+    const alice = await funded(10n * USDC);
+    const mallory = await funded(0n);
+    const id = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).body.orderID;
+    const attempt = await mallory.authed('DELETE', '/order', { orderID: id });
+    expect(attempt.body.canceled).toEqual([]);
+    expect((await alice.authed('GET', `/data/order/${id}`)).status).toBe(200);
+    expect((await mallory.authed('GET', `/data/order/${id}`)).status).toBe(404);
+  });
+});

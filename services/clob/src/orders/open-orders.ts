@@ -1,0 +1,122 @@
+// Open orders as the front end knows them, built only from shard events: added on `accepted`,
+// matched amounts from `trade`, removed when filled, cancelled or expired. Serves
+// GET /data/orders and /data/order/{id}, and ownership checks for cancels.
+
+import { OrderType, Side } from '@pmx/matching';
+import type { ShardEvent } from '../shards/protocol.ts';
+
+export interface OpenOrder {
+  orderId: string;
+  /** The API key that placed it (the order's `owner`). */
+  owner: string;
+  /** Lower-case maker address (whose balance backs it). */
+  maker: string;
+  market: string;
+  token: 0 | 1;
+  assetId: string;
+  side: Side;
+  orderType: OrderType;
+  /** Limit in ticks of the order's own token. */
+  price: number;
+  size: number;
+  matched: number;
+  /** GTD expiry in ms, 0 otherwise. */
+  expiresAt: number;
+  createdAt: number;
+  tradeIds: string[];
+}
+
+/** What the front end knows of an order before the shard accepts it. */
+export interface OrderIntent {
+  owner: string;
+  assetId: string;
+}
+
+export class OpenOrders {
+  private readonly orders = new Map<string, OpenOrder>();
+  private readonly byOwner = new Map<string, Set<string>>();
+  private readonly intents = new Map<string, OrderIntent>();
+
+  /** Remembers who placed an order until the shard answers for it. */
+  expect(orderId: string, intent: OrderIntent): void {
+    this.intents.set(orderId, intent);
+  }
+
+  forgetIntent(orderId: string): void {
+    this.intents.delete(orderId);
+  }
+
+  apply(event: ShardEvent): void {
+    switch (event.type) {
+      case 'accepted': {
+        const intent = this.intents.get(event.orderId);
+        this.intents.delete(event.orderId);
+        const order: OpenOrder = {
+          orderId: event.orderId,
+          owner: intent?.owner ?? '',
+          maker: event.owner,
+          market: event.market,
+          token: event.token,
+          assetId: intent?.assetId ?? '',
+          side: event.side,
+          orderType: event.orderType,
+          price: event.price,
+          size: event.size,
+          matched: 0,
+          expiresAt: event.expiresAt,
+          createdAt: event.at,
+          tradeIds: [],
+        };
+        this.orders.set(order.orderId, order);
+        let mine = this.byOwner.get(order.owner);
+        if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
+        mine.add(order.orderId);
+        break;
+      }
+      case 'trade':
+        this.fill(event.takerOrderId, event.size, event.tradeId);
+        for (const fill of event.fills) this.fill(fill.makerOrderId, fill.size, event.tradeId);
+        break;
+      case 'cancelled':
+      case 'expired':
+        this.remove(event.orderId);
+        break;
+    }
+  }
+
+  private fill(orderId: string, size: number, tradeId: string): void {
+    const order = this.orders.get(orderId);
+    if (order === undefined) return;
+    order.matched += size;
+    order.tradeIds.push(tradeId);
+    if (order.matched >= order.size) this.remove(orderId);
+  }
+
+  private remove(orderId: string): void {
+    const order = this.orders.get(orderId);
+    if (order === undefined) return;
+    this.orders.delete(orderId);
+    const mine = this.byOwner.get(order.owner);
+    mine?.delete(orderId);
+    if (mine?.size === 0) this.byOwner.delete(order.owner);
+  }
+
+  get(orderId: string): OpenOrder | undefined {
+    return this.orders.get(orderId);
+  }
+
+  /** An owner's open orders, oldest first. */
+  ofOwner(owner: string): OpenOrder[] {
+    const ids = this.byOwner.get(owner);
+    if (ids === undefined) return [];
+    return [...ids].map((id) => this.orders.get(id)!).sort((a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : 1));
+  }
+
+  all(): IterableIterator<OpenOrder> {
+    return this.orders.values();
+  }
+
+  get size(): number {
+    return this.orders.size;
+  }
+}

@@ -1,0 +1,162 @@
+// The order flow of ARCHITECTURE §1/§5: check the signature and the signer rules, reserve what
+// the order could spend, send it to its market's shard, and answer once the shard's events are
+// queued and applied. Cancels check ownership against the open orders.
+
+import { formatUnits } from '@pmx/codec';
+import { Side, type RejectReason } from '@pmx/matching';
+import { orderCost } from '@pmx/risk';
+import type { ApiKeyRecord } from '../auth/api-key-store.ts';
+import type { ProxyWallets } from '../markets/proxy-wallets.ts';
+import type { ShardSet } from '../shards/shard-set.ts';
+import { COLLATERAL, type TradingCore } from '../trading-core.ts';
+import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
+import type { SignatureCheck } from './signature-check.ts';
+
+export interface PlaceOrderResult {
+  success: true;
+  errorMsg: '';
+  orderID: string;
+  takingAmount: string;
+  makingAmount: string;
+  status: string;
+  tradeIDs: string[];
+  transactionsHashes: string[];
+}
+
+export interface CancelResult {
+  canceled: string[];
+  not_canceled: Record<string, string>;
+}
+
+/** The real service's wording for the engine's rejections. */
+const REJECTIONS: Record<RejectReason | 'duplicate', (id: string) => string> = {
+  'fok-not-filled': () => "order couldn't be fully filled. FOK orders are fully filled or killed.",
+  'fak-no-match': () => 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+  'post-only-crosses': () => 'invalid post-only order: order crosses book',
+  'post-only-type': () => 'invalid post-only order: only GTC and GTD order types are allowed',
+  duplicate: (id) => `order ${id} is invalid. Duplicated.`,
+  'invalid-expiration': () => 'invalid expiration',
+  'unknown-market': () => 'the market is not yet ready to process new orders',
+  'invalid-price': (id) => `order ${id} is invalid. Price breaks minimum tick size rule`,
+  'invalid-size': (id) => `order ${id} is invalid. Size must be a multiple of 0.01`,
+  'size-below-minimum': (id) => `order ${id} is invalid. Size lower than the minimum`,
+  'invalid-order-type': () => 'Invalid order payload: orderType must be GTC, GTD, FOK or FAK',
+  'invalid-side': () => 'Invalid order payload: side must be BUY or SELL',
+  'invalid-token': () => 'Invalid order payload: unknown token',
+};
+
+export interface OrderServiceOptions {
+  exchangeAddress: string;
+  negRiskExchangeAddress: string;
+  now?: () => number;
+}
+
+export class OrderService {
+  /** Every order id ever accepted for matching: a replayed signed order is a duplicate. */
+  private readonly seen = new Set<string>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly core: TradingCore,
+    private readonly shards: ShardSet,
+    private readonly signatures: SignatureCheck,
+    private readonly proxies: ProxyWallets,
+    private readonly options: OrderServiceOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Places one parsed order for an API key; an IntakeError is the caller's 400. */
+  async place(order: ParsedOrder, key: ApiKeyRecord): Promise<PlaceOrderResult> {
+    const contract = order.market.negRisk ? this.options.negRiskExchangeAddress : this.options.exchangeAddress;
+    const verified = await this.signatures.verify(order.signed, contract);
+    if ('error' in verified) throw new IntakeError(`Invalid order payload: ${verified.field} ${verified.error}`);
+    const orderId = verified.orderId;
+    if (verified.signer === null || verified.signer !== order.signer) throw new IntakeError(`order ${orderId} is invalid. The signature does not match the signer`);
+    if (order.owner !== key.apiKey) throw new IntakeError('the order owner has to be the owner of the API KEY');
+    if (order.signer !== key.address) throw new IntakeError('the order signer address has to be the address of the API KEY');
+    if (order.signatureType === 0 ? order.maker !== order.signer : !this.proxies.controls(order.signer, order.maker, order.signatureType)) {
+      throw new IntakeError(
+        order.signatureType === 0
+          ? 'the order maker has to be the signer for signature type 0'
+          : `the order maker ${order.maker} is not a registered proxy wallet of the signer`,
+      );
+    }
+    if (this.seen.has(orderId)) throw new IntakeError(REJECTIONS.duplicate(orderId));
+    const terms = checkOrderTerms(order, orderId, this.now());
+
+    const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
+    const cost = orderCost({ side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
+    const reserved = this.core.risk.reserve(orderId, order.maker, asset, cost, terms.size);
+    if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
+    if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
+    this.seen.add(orderId);
+    this.core.openOrders.expect(orderId, { owner: key.apiKey, assetId: assetOf(order) });
+
+    let result;
+    try {
+      result = await this.shards.submit(this.shards.shardOf(order.market.conditionId), {
+        type: 'place',
+        orderId,
+        owner: order.maker,
+        market: order.market.conditionId,
+        token: order.token,
+        side: order.side,
+        orderType: order.orderType,
+        price: terms.price,
+        size: terms.size,
+        postOnly: order.postOnly,
+        expiresAt: terms.expiresAt,
+      });
+    } catch (error) {
+      this.core.risk.release(orderId);
+      this.core.openOrders.forgetIntent(orderId);
+      throw error;
+    }
+    if (result.type !== 'place' || !result.ok) {
+      this.core.risk.release(orderId);
+      this.core.openOrders.forgetIntent(orderId);
+      if (result.type === 'place') throw new IntakeError(REJECTIONS[result.reason](orderId));
+      throw new Error(result.type === 'error' ? result.message : `unexpected shard result ${result.type}`);
+    }
+    const tokens = formatUnits(result.filled);
+    const collateral = formatUnits(result.notional);
+    return {
+      success: true,
+      errorMsg: '',
+      orderID: orderId,
+      makingAmount: order.side === Side.BUY ? collateral : tokens,
+      takingAmount: order.side === Side.BUY ? tokens : collateral,
+      status: result.status,
+      tradeIDs: result.tradeIds,
+      transactionsHashes: [],
+    };
+  }
+
+  /** Cancels the given orders of an API key; others are reported, not touched. */
+  async cancel(key: ApiKeyRecord, orderIds: readonly string[]): Promise<CancelResult> {
+    const outcome: CancelResult = { canceled: [], not_canceled: {} };
+    await Promise.all(
+      orderIds.map(async (orderId) => {
+        const order = this.core.openOrders.get(orderId);
+        if (order === undefined || order.owner !== key.apiKey) {
+          outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
+          return;
+        }
+        const result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });
+        if (result.type === 'cancel' && result.ok) outcome.canceled.push(orderId);
+        else outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
+      }),
+    );
+    return outcome;
+  }
+
+  /** Cancels every open order of an API key, optionally only in one market or one token. */
+  cancelAll(key: ApiKeyRecord, filter: { market?: string; assetId?: string } = {}): Promise<CancelResult> {
+    const ids = this.core.openOrders
+      .ofOwner(key.apiKey)
+      .filter((o) => (filter.market === undefined || o.market === filter.market) && (filter.assetId === undefined || o.assetId === filter.assetId))
+      .map((o) => o.orderId);
+    return this.cancel(key, ids);
+  }
+}

@@ -1,0 +1,53 @@
+// The contract's order-book API limits, enforced at the edge: 5000 / 10 s per client IP in
+// general, the per-endpoint caps on top, and for trading writes both the burst (2400 / 10 s) and
+// the sustained (24000 / 10 min) window, per client IP and per API key at once.
+
+import { createRateLimiter, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
+
+const TEN_SECONDS = 10_000;
+const TEN_MINUTES = 600_000;
+
+const perWindow = (limit: number) => createRateLimiter({ limit, windowMs: TEN_SECONDS });
+
+/** Per-endpoint caps per 10 s, by "METHOD path pattern". */
+const ENDPOINT_CAPS: Record<string, number> = {
+  'GET /': 50,
+  'GET /book': 200,
+  'POST /books': 80,
+  'GET /price': 200,
+  'POST /prices': 80,
+  'GET /midpoint': 200,
+  'GET /prices-history': 100,
+  'POST /batch-prices-history': 80,
+  'GET /trades': 150,
+};
+
+/** Trading writes share the POST /order or DELETE /order windows. */
+const TRADING_WRITES: Record<string, 'place' | 'cancel'> = {
+  'POST /order': 'place',
+  'POST /orders': 'place',
+  'DELETE /order': 'cancel',
+  'DELETE /orders': 'cancel',
+  'DELETE /cancel-all': 'cancel',
+  'DELETE /cancel-market-orders': 'cancel',
+};
+
+export function clobRateLimits(): Hook<any>[] {
+  const byIp = (ctx: RequestContext<any>) => ctx.ip;
+  const byApiKey = (ctx: RequestContext<any>) => ctx.header('SVC_API_KEY');
+  const general = rateLimitHook({ limiters: [perWindow(5000)], key: byIp });
+  const endpoint = new Map<string, Hook<any>>();
+  for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [perWindow(cap)], key: byIp }));
+  for (const kind of ['place', 'cancel'] as const) {
+    const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
+    const ipHook = rateLimitHook({ limiters: windows(), key: byIp });
+    const keyHook = rateLimitHook({ limiters: windows(), key: byApiKey });
+    const both: Hook<any> = (ctx) => {
+      ipHook(ctx);
+      keyHook(ctx);
+    };
+    for (const [route, which] of Object.entries(TRADING_WRITES)) if (which === kind) endpoint.set(route, both);
+  }
+  const perEndpoint: Hook<any> = (ctx) => endpoint.get(`${ctx.route.method} ${ctx.route.path}`)?.(ctx);
+  return [general, perEndpoint];
+}

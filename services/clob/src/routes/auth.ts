@@ -1,0 +1,51 @@
+// API keys: create and derive with a wallet signature (level 1), list and delete with the key
+// itself (level 2).
+
+import { HttpError, type Hook, type Route } from '@pmx/http';
+import type { ApiKeyRecord, ApiKeyStore } from '../auth/api-key-store.ts';
+import type { ApiKeyLocals, WalletLocals } from '../auth/auth-hooks.ts';
+
+const credentials = (record: ApiKeyRecord) => ({ apiKey: record.apiKey, secret: record.secret, passphrase: record.passphrase });
+
+export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKey: Hook<ApiKeyLocals>): Route<any>[] {
+  const walletRoutes: Route<WalletLocals>[] = [
+    {
+      method: 'POST',
+      path: '/auth/api-key',
+      options: { before: [wallet] },
+      handler: async (ctx) => {
+        const created = await store.create(ctx.locals.address!, ctx.locals.nonce!);
+        if (created === 'exists') throw new HttpError(400, 'Could not create api key: one exists for this address and nonce (use GET /auth/derive-api-key)');
+        return { body: credentials(created) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/auth/derive-api-key',
+      options: { before: [wallet] },
+      handler: async (ctx) => {
+        const found = await store.derive(ctx.locals.address!, ctx.locals.nonce!);
+        if (found === undefined) throw new HttpError(400, 'Could not derive api key: none exists for this address and nonce (use POST /auth/api-key)');
+        return { body: credentials(found) };
+      },
+    },
+  ];
+  const keyRoutes: Route<ApiKeyLocals>[] = [
+    {
+      method: 'GET',
+      path: '/auth/api-keys',
+      options: { before: [apiKey] },
+      handler: async (ctx) => ({ body: { apiKeys: await store.listFor(ctx.locals.apiKey!.address) } }),
+    },
+    {
+      method: 'DELETE',
+      path: '/auth/api-key',
+      options: { before: [apiKey] },
+      handler: async (ctx) => {
+        await store.delete(ctx.locals.apiKey!.apiKey);
+        return { body: 'OK' };
+      },
+    },
+  ];
+  return [...walletRoutes, ...keyRoutes];
+}

@@ -1,0 +1,99 @@
+// Order-book market data, answered from the front end's book read model (never a database):
+// books, prices, midpoints, spreads, last trade, tick size and neg-risk flag.
+
+import { HttpError, type Route } from '@pmx/http';
+import { formatPrice } from '@pmx/codec';
+import type { BookCache } from '../market-data/book-cache.ts';
+import type { MarketRegistry } from '../markets/market-registry.ts';
+import { queryToken, tokenList, tokenRef, type TokenRef } from './token-param.ts';
+
+const MAX_TOKENS = 500;
+
+export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Route[] {
+  /** BUY → the best bid, SELL → the best ask (ARCHITECTURE §10), as a decimal string or null. */
+  const sidePrice = (ref: TokenRef, side: 'BUY' | 'SELL'): string | null => {
+    const quote = books.quote(ref.market, ref.token);
+    const ticks = side === 'BUY' ? quote.bid : quote.ask;
+    return ticks === null ? null : formatPrice(ticks, ref.market.ticksPerUnit);
+  };
+  const side = (value: string | null): 'BUY' | 'SELL' => {
+    if (value === 'BUY' || value === 'SELL') return value;
+    throw new HttpError(400, 'side must be BUY or SELL');
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/book',
+      handler: (ctx) => {
+        const ref = queryToken(ctx, markets);
+        return { body: books.book(ref.market, ref.token) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/books',
+      handler: (ctx) => ({ body: tokenList(ctx, MAX_TOKENS).map((id) => { const ref = tokenRef(markets, id); return books.book(ref.market, ref.token); }) }),
+    },
+    {
+      method: 'POST',
+      path: '/prices',
+      handler: (ctx) => {
+        const out: Record<string, { BUY: string; SELL: string }> = {};
+        for (const id of tokenList(ctx, MAX_TOKENS)) {
+          const ref = tokenRef(markets, id);
+          out[ref.tokenId] = { BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' };
+        }
+        return { body: out };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/price',
+      handler: (ctx) => {
+        const ref = queryToken(ctx, markets);
+        const wanted = side(ctx.query.get('side'));
+        const price = sidePrice(ref, wanted);
+        if (price === null) throw new HttpError(404, `no ${wanted === 'BUY' ? 'bids' : 'asks'} for the requested token id`);
+        return { body: { price } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/midpoint',
+      handler: (ctx) => {
+        const ref = queryToken(ctx, markets);
+        const mid = books.midpoint(ref.market, ref.token);
+        if (mid === null) throw new HttpError(404, 'no midpoint: the book needs both a bid and an ask');
+        return { body: { mid } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/spread',
+      handler: (ctx) => {
+        const ref = queryToken(ctx, markets);
+        const spread = books.spread(ref.market);
+        if (spread === null) throw new HttpError(404, 'no spread: the book needs both a bid and an ask');
+        return { body: { spread } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/last-trade-price',
+      handler: (ctx) => {
+        const ref = queryToken(ctx, markets);
+        return { body: { price: books.lastTradePrice(ref.market, ref.token) ?? '' } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/tick-size',
+      handler: (ctx) => ({ body: { minimum_tick_size: Number(queryToken(ctx, markets).market.tickSize) } }),
+    },
+    {
+      method: 'GET',
+      path: '/neg-risk',
+      handler: (ctx) => ({ body: { neg_risk: queryToken(ctx, markets).market.negRisk } }),
+    },
+  ];
+}

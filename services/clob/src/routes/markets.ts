@@ -1,0 +1,86 @@
+// The order-book market listing (cursor pages of 1000) and one market by condition id, in the
+// contract's shapes; token prices are the live midpoints (or last trade) from the book read model.
+
+import { HttpError, type Route } from '@pmx/http';
+import type { BookCache } from '../market-data/book-cache.ts';
+import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
+import { cursorPage } from './token-param.ts';
+
+const PAGE_SIZE = 1000;
+const CONDITION_ID = /^0x[0-9a-fA-F]{1,64}$/;
+
+function tokenPrice(books: BookCache, market: MarketRecord, token: 0 | 1): number {
+  const price = books.midpoint(market, token) ?? books.lastTradePrice(market, token);
+  return price === null ? 0.5 : Number(price);
+}
+
+export function marketListing(market: MarketRecord, books: BookCache) {
+  return {
+    enable_order_book: true,
+    active: market.active,
+    closed: market.closed,
+    archived: market.archived,
+    accepting_orders: market.acceptingOrders,
+    accepting_order_timestamp: market.createdAt,
+    minimum_order_size: market.minOrderSize / 1_000_000,
+    minimum_tick_size: Number(market.tickSize),
+    condition_id: market.conditionId,
+    question_id: market.questionId,
+    question: market.question,
+    description: market.description,
+    market_slug: market.slug,
+    end_date_iso: market.endDateIso ?? '',
+    game_start_time: market.gameStartTime ?? '',
+    seconds_delay: 0,
+    fpmm: '',
+    maker_base_fee: market.makerBaseFee,
+    taker_base_fee: market.takerBaseFee,
+    notifications_enabled: false,
+    neg_risk: market.negRisk,
+    neg_risk_market_id: market.negRiskMarketId,
+    neg_risk_request_id: market.negRiskRequestId,
+    icon: market.icon,
+    image: market.image,
+    rewards: { rates: [], min_size: 0, max_spread: 0 },
+    is_50_50_outcome: false,
+    tokens: market.tokens.map((tokenId, i) => ({ token_id: tokenId, outcome: market.outcomes[i]!, price: tokenPrice(books, market, i as 0 | 1), winner: false })),
+    tags: market.tags,
+  };
+}
+
+export function marketDetail(market: MarketRecord, books: BookCache) {
+  return {
+    ...marketListing(market, books),
+    status: market.closed ? 'closed' : market.acceptingOrders ? 'active' : 'paused',
+    market_id: market.marketId,
+    slug: market.slug,
+    assets_ids: [...market.tokens],
+    outcomes: [...market.outcomes],
+    event: { id: '', slug: '', title: '', ticker: '', description: '' },
+    raw_metadata: {},
+  };
+}
+
+export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/markets',
+      handler: (ctx) => {
+        const page = cursorPage(markets.list(), ctx.query.get('next_cursor'), PAGE_SIZE);
+        return { body: { ...page, data: page.data.map((m) => marketListing(m, books)) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/markets/:condition_id',
+      handler: (ctx) => {
+        const id = ctx.params.condition_id ?? '';
+        if (!CONDITION_ID.test(id)) throw new HttpError(400, 'condition_id must be 0x-prefixed hex');
+        const market = markets.get(id);
+        if (market === undefined) throw new HttpError(404, 'market not found');
+        return { body: marketDetail(market, books) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,150 @@
+// The operator API (bearer token): create markets, deposit and withdraw collateral or tokens for
+// an address, read balances, register proxy wallets. `pmx` (the CLI) wraps these.
+
+import { parseDecimal } from '@pmx/codec';
+import { HttpError, type Hook, type Route } from '@pmx/http';
+import { COLLATERAL, type RiskBook } from '@pmx/risk';
+import type { BookCache } from '../market-data/book-cache.ts';
+import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
+import type { ProxyWallets } from '../markets/proxy-wallets.ts';
+import type { Funding } from '../risk/funding.ts';
+import { marketDetail } from './markets.ts';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const TOKEN_ID = /^[0-9]{1,78}$/;
+
+function object(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function str(body: Record<string, unknown>, field: string, pattern?: RegExp, optional = false): string {
+  const value = body[field];
+  if (value === undefined && optional) return '';
+  if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value))) throw new HttpError(400, `${field} is missing or malformed`);
+  return value;
+}
+
+function only(body: Record<string, unknown>, allowed: string[]): void {
+  for (const key of Object.keys(body)) if (!allowed.includes(key)) throw new HttpError(400, `unknown field ${key}`);
+}
+
+export function parseNewMarket(raw: unknown): NewMarket {
+  const body = object(raw);
+  only(body, ['condition_id', 'question', 'tokens', 'tick_size', 'min_order_size', 'neg_risk', 'question_id', 'description', 'market_slug', 'end_date_iso', 'icon', 'image', 'tags']);
+  const tokens = body.tokens;
+  if (!Array.isArray(tokens) || tokens.length !== 2) throw new HttpError(400, 'tokens must be two {token_id, outcome} objects');
+  const parsed = tokens.map((t) => {
+    const token = object(t);
+    return { id: str(token, 'token_id', TOKEN_ID), outcome: str(token, 'outcome') };
+  });
+  if (parsed[0]!.id === parsed[1]!.id) throw new HttpError(400, 'the two token ids must differ');
+  const tickSize = body.tick_size ?? '0.01';
+  if (!isTickSize(tickSize)) throw new HttpError(400, 'tick_size must be one of 0.1, 0.01, 0.005, 0.001, 0.0025, 0.0001');
+  const minText = body.min_order_size === undefined ? '5' : String(body.min_order_size);
+  const minOrderSize = parseDecimal(minText, 2);
+  if (minOrderSize === null) throw new HttpError(400, 'min_order_size must be a token amount with at most 2 decimals');
+  if (body.neg_risk !== undefined && typeof body.neg_risk !== 'boolean') throw new HttpError(400, 'neg_risk must be a boolean');
+  const tags = body.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw new HttpError(400, 'tags must be an array of strings');
+  const endDate = str(body, 'end_date_iso', undefined, true);
+  if (endDate !== '' && Number.isNaN(Date.parse(endDate))) throw new HttpError(400, 'end_date_iso must be an ISO date-time');
+  return {
+    conditionId: str(body, 'condition_id', /^0x[0-9a-fA-F]{64}$/).toLowerCase(),
+    question: str(body, 'question'),
+    tokens: [parsed[0]!.id, parsed[1]!.id],
+    outcomes: [parsed[0]!.outcome, parsed[1]!.outcome],
+    tickSize,
+    minOrderSize: Number(minOrderSize) * 10_000,
+    negRisk: body.neg_risk === true,
+    questionId: str(body, 'question_id', undefined, true),
+    description: str(body, 'description', undefined, true),
+    slug: str(body, 'market_slug', undefined, true),
+    endDateIso: endDate === '' ? null : endDate,
+    icon: str(body, 'icon', undefined, true),
+    image: str(body, 'image', undefined, true),
+    tags: tags as string[],
+  };
+}
+
+function transfer(raw: unknown): { address: string; asset: string; amount: number } {
+  const body = object(raw);
+  only(body, ['address', 'asset', 'amount']);
+  const address = str(body, 'address', ADDRESS).toLowerCase();
+  const asset = body.asset === undefined ? COLLATERAL : str(body, 'asset');
+  if (asset !== COLLATERAL && !TOKEN_ID.test(asset)) throw new HttpError(400, 'asset must be "collateral" or a token id');
+  const amount = typeof body.amount === 'string' && /^[0-9]{1,16}$/.test(body.amount) ? Number(body.amount) : NaN;
+  if (!(amount > 0) || !Number.isSafeInteger(amount)) throw new HttpError(400, 'amount must be a positive integer of base units (6 decimals), as a string');
+  return { address, asset, amount };
+}
+
+export interface OperatorDeps {
+  markets: MarketRegistry;
+  books: BookCache;
+  risk: RiskBook;
+  funding: Funding;
+  proxies: ProxyWallets;
+  /** Makes a new market tradable: risk book and its shard. */
+  openMarket: (market: MarketRecord) => Promise<void>;
+}
+
+export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<object>[] {
+  const before = [auth];
+  return [
+    {
+      method: 'POST',
+      path: '/operator/markets',
+      options: { before },
+      handler: async (ctx) => {
+        const created = await deps.markets.create(parseNewMarket(ctx.json()));
+        if (created === 'exists') throw new HttpError(400, 'a market with this condition id or token id exists');
+        await deps.openMarket(created);
+        return { status: 201, body: marketDetail(created, deps.books) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/operator/deposit',
+      options: { before },
+      handler: async (ctx) => {
+        const { address, asset, amount } = transfer(ctx.json());
+        if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
+        await deps.funding.deposit(address, asset, amount);
+        return { body: { address, asset, balance: deps.risk.balance(address, asset) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/operator/withdraw',
+      options: { before },
+      handler: async (ctx) => {
+        const { address, asset, amount } = transfer(ctx.json());
+        if (!(await deps.funding.withdraw(address, asset, amount))) throw new HttpError(400, 'not enough available balance (reserved amounts cannot be withdrawn)');
+        return { body: { address, asset, balance: deps.risk.balance(address, asset) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/operator/balances',
+      options: { before },
+      handler: (ctx) => {
+        const address = ctx.query.get('address') ?? '';
+        if (!ADDRESS.test(address)) throw new HttpError(400, 'address is required');
+        return { body: { address: address.toLowerCase(), balances: deps.risk.balances(address.toLowerCase()) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/operator/proxy-wallets',
+      options: { before },
+      handler: async (ctx) => {
+        const body = object(ctx.json());
+        only(body, ['proxy', 'signer', 'signature_type']);
+        const signatureType = body.signature_type;
+        if (signatureType !== 1 && signatureType !== 2) throw new HttpError(400, 'signature_type must be 1 or 2');
+        await deps.proxies.register({ proxy: str(body, 'proxy', ADDRESS), signer: str(body, 'signer', ADDRESS), signatureType });
+        return { status: 201, body: { proxy: String(body.proxy).toLowerCase(), signer: String(body.signer).toLowerCase(), signature_type: signatureType } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,138 @@
+// Trading writes and the caller's open orders, all behind level-2 auth: place one or a batch,
+// cancel one, many, all, or a market's; list open orders and read one.
+
+import { formatPrice, formatUnits } from '@pmx/codec';
+import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
+import { OrderType, Side } from '@pmx/matching';
+import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
+import type { MarketRegistry } from '../markets/market-registry.ts';
+import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
+import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
+import type { OrderService } from '../orders/order-service.ts';
+import { cursorPage } from './token-param.ts';
+
+const MAX_BATCH = 15;
+const ORDER_PAGE = 500;
+const TYPE_NAMES = ['GTC', 'GTD', 'FOK', 'FAK'];
+
+function asUserError(error: unknown): never {
+  if (error instanceof IntakeError) throw new HttpError(400, error.message);
+  throw error;
+}
+
+function wireOrder(order: OpenOrder, markets: MarketRegistry) {
+  const market = markets.get(order.market)!;
+  return {
+    id: order.orderId,
+    status: 'LIVE',
+    owner: order.owner,
+    maker_address: order.maker,
+    market: order.market,
+    asset_id: order.assetId,
+    side: order.side === Side.BUY ? 'BUY' : 'SELL',
+    original_size: formatUnits(order.size),
+    size_matched: formatUnits(order.matched),
+    price: formatPrice(order.price, market.ticksPerUnit),
+    outcome: market.outcomes[order.token],
+    expiration: String(order.orderType === OrderType.GTD ? Math.floor(order.expiresAt / 1000) : 0),
+    order_type: TYPE_NAMES[order.orderType],
+    associate_trades: order.tradeIds,
+    created_at: Math.floor(order.createdAt / 1000),
+  };
+}
+
+/** Order ids from a cancel body: {orderID} / {orderId}, or an array of ids. */
+function idsFrom(body: unknown, many: boolean): string[] {
+  if (many) {
+    if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new HttpError(400, 'the body must be an array of order ids');
+    return body as string[];
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"orderID": "0x…"}');
+  const record = body as Record<string, unknown>;
+  const id = record.orderID ?? record.orderId;
+  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'orderID is required');
+  for (const key of Object.keys(record)) if (key !== 'orderID' && key !== 'orderId') throw new HttpError(400, `unknown field ${key}`);
+  return [id];
+}
+
+export function orderRoutes(service: OrderService, openOrders: OpenOrders, markets: MarketRegistry, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+  const key = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey!;
+  const before = [auth];
+  return [
+    {
+      method: 'POST',
+      path: '/order',
+      options: { before },
+      handler: async (ctx) => {
+        try {
+          return { body: await service.place(parseOrderEnvelope(ctx.json(), markets), key(ctx)) };
+        } catch (error) {
+          asUserError(error);
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/orders',
+      options: { before },
+      handler: async (ctx) => {
+        const body = ctx.json();
+        if (!Array.isArray(body)) throw new HttpError(400, 'Invalid order payload: the body must be an array of orders');
+        if (body.length > MAX_BATCH) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH}`);
+        const results = await Promise.all(
+          body.map(async (envelope) => {
+            try {
+              return await service.place(parseOrderEnvelope(envelope, markets), key(ctx));
+            } catch (error) {
+              if (!(error instanceof IntakeError)) throw error;
+              return { success: false, errorMsg: error.message, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
+            }
+          }),
+        );
+        return { body: results };
+      },
+    },
+    { method: 'DELETE', path: '/order', options: { before }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }) },
+    { method: 'DELETE', path: '/orders', options: { before }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), true)) }) },
+    { method: 'DELETE', path: '/cancel-all', options: { before }, handler: async (ctx) => ({ body: await service.cancelAll(key(ctx)) }) },
+    {
+      method: 'DELETE',
+      path: '/cancel-market-orders',
+      options: { before },
+      handler: async (ctx) => {
+        const body = ctx.rawBody.length === 0 ? {} : ctx.json();
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"market"?: …, "asset_id"?: …}');
+        const { market, asset_id: assetId, ...rest } = body as Record<string, unknown>;
+        if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
+        if ((market !== undefined && typeof market !== 'string') || (assetId !== undefined && typeof assetId !== 'string')) {
+          throw new HttpError(400, 'market and asset_id must be strings');
+        }
+        if (market === undefined && assetId === undefined) throw new HttpError(400, 'market or asset_id is required');
+        return { body: await service.cancelAll(key(ctx), { market: market as string | undefined, assetId: assetId as string | undefined }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/data/orders',
+      options: { before },
+      handler: (ctx) => {
+        const { id, market, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const mine = openOrders
+          .ofOwner(key(ctx).apiKey)
+          .filter((o) => (id === undefined || o.orderId === id) && (market === undefined || o.market === market) && (assetId === undefined || o.assetId === assetId));
+        const page = cursorPage(mine, ctx.query.get('next_cursor'), ORDER_PAGE);
+        return { body: { ...page, data: page.data.map((o) => wireOrder(o, markets)) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/data/order/:id',
+      options: { before },
+      handler: (ctx) => {
+        const order = openOrders.get(ctx.params.id ?? '');
+        if (order === undefined || order.owner !== key(ctx).apiKey) throw new HttpError(404, 'order not found');
+        return { body: wireOrder(order, markets) };
+      },
+    },
+  ];
+}

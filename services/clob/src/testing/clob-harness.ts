@@ -1,0 +1,107 @@
+// Test-only: a real trading front end on an ephemeral port over its own Postgres database and
+// Redis key prefix, with operator helpers and the consistency checks every scenario ends with.
+
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { expect } from 'vitest';
+import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix, type TestDatabase } from '@pmx/testkit';
+import { createClobApp, type ClobApp } from '../app.ts';
+import { loadClobConfig } from '../config.ts';
+import { orderCost } from '@pmx/risk';
+import { Side } from '@pmx/matching';
+
+export interface Harness {
+  url: string;
+  app: ClobApp;
+  operatorKey: string;
+  operator(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  createMarket(fields?: Partial<{ condition_id: string; tick_size: string; min_order_size: string; neg_risk: boolean }>): Promise<{ conditionId: string; yes: string; no: string }>;
+  deposit(address: string, amount: bigint, asset?: string): Promise<void>;
+  /** Risk invariants hold and every open order is covered by its reservation and on the book. */
+  expectConsistent(): void;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startClob(env: Record<string, string> = {}): Promise<Harness> {
+  const db: TestDatabase = await createTestDatabase();
+  const prefix = testRedisPrefix();
+  const operatorKey = randomBytes(16).toString('hex');
+  const config = loadClobConfig({
+    PMX_PG_URL: db.url,
+    PMX_REDIS_URL: testkitConfig.redisUrl,
+    PMX_REDIS_PREFIX: prefix.slice(0, -1),
+    PMX_CLOB_PORT: '0',
+    PMX_SHARDS: '2',
+    PMX_VERIFY_THREADS: '1',
+    PMX_OPERATOR_KEY: operatorKey,
+    ...env,
+  });
+  const app = await createClobApp(config);
+  const listening = app.listen();
+  const url = `http://127.0.0.1:${listening.port}`;
+
+  const operator = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  };
+
+  return {
+    url,
+    app,
+    operatorKey,
+    operator,
+    async createMarket(fields = {}) {
+      const n = ++counter;
+      const conditionId = fields.condition_id ?? `0x${randomBytes(32).toString('hex')}`;
+      const yes = `${Date.now()}${n}1`;
+      const no = `${Date.now()}${n}2`;
+      const response = await operator('POST', '/operator/markets', {
+        condition_id: conditionId,
+        question: `Test market ${n}?`,
+        tokens: [{ token_id: yes, outcome: 'Yes' }, { token_id: no, outcome: 'No' }],
+        tick_size: fields.tick_size ?? '0.01',
+        min_order_size: fields.min_order_size ?? '5',
+        neg_risk: fields.neg_risk ?? false,
+      });
+      if (response.status !== 201) throw new Error(`create market: ${response.status} ${JSON.stringify(response.body)}`);
+      return { conditionId, yes, no };
+    },
+    async deposit(address, amount, asset = 'collateral') {
+      const response = await operator('POST', '/operator/deposit', { address, asset, amount: String(amount) });
+      if (response.status !== 200) throw new Error(`deposit: ${response.status} ${JSON.stringify(response.body)}`);
+    },
+    expectConsistent() {
+      const { core } = app;
+      expect(core.risk.checkInvariants()).toEqual([]);
+      const onBook = new Map<string, number>();
+      const open = new Map<string, number>();
+      for (const market of core.markets.list()) {
+        const book = core.books.book(market, 0);
+        const depth = [...book.bids, ...book.asks].reduce((sum, level) => sum + Math.round(Number(level.size) * 1_000_000), 0);
+        onBook.set(market.conditionId, depth);
+        open.set(market.conditionId, 0);
+      }
+      for (const order of core.openOrders.all()) {
+        const market = core.markets.get(order.market)!;
+        const left = order.size - order.matched;
+        const needed = order.side === Side.BUY ? orderCost({ side: Side.BUY, price: order.price, size: left, ticksPerUnit: market.ticksPerUnit }) : left;
+        expect(core.risk.reserved(order.orderId)).toBeGreaterThanOrEqual(needed);
+        open.set(order.market, (open.get(order.market) ?? 0) + left);
+      }
+      expect(Object.fromEntries(open)).toEqual(Object.fromEntries(onBook));
+    },
+    async close() {
+      await app.close();
+      const redis = new Redis(testkitConfig.redisUrl);
+      await cleanupRedisPrefix(redis, prefix);
+      redis.disconnect();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,185 @@
+// Test-only: a trader as a bot would be written from the contract — a viem wallet that signs
+// ClobAuth and orders (EIP-712), makes API keys and sends level-2 requests. Headers go out as
+// SVC-X because uWS 20.30 drops requests whose header names contain '_'.
+
+import { randomBytes } from 'node:crypto';
+import { signL2 } from '@pmx/signing';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+
+export const CHAIN_ID = 137;
+export const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
+const ZERO32 = `0x${'0'.repeat(64)}` as const;
+
+const orderTypes = {
+  Order: [
+    { name: 'salt', type: 'uint256' },
+    { name: 'maker', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' },
+    { name: 'side', type: 'uint8' },
+    { name: 'signatureType', type: 'uint8' },
+    { name: 'timestamp', type: 'uint256' },
+    { name: 'metadata', type: 'bytes32' },
+    { name: 'builder', type: 'bytes32' },
+  ],
+} as const;
+
+const clobAuthTypes = {
+  ClobAuth: [
+    { name: 'address', type: 'address' },
+    { name: 'timestamp', type: 'string' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'message', type: 'string' },
+  ],
+} as const;
+
+export interface Credentials {
+  apiKey: string;
+  secret: string;
+  passphrase: string;
+}
+
+export interface Response {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface OrderSpec {
+  tokenId: string;
+  side: 'BUY' | 'SELL';
+  /** Base units the maker gives and takes. */
+  makerAmount: bigint;
+  takerAmount: bigint;
+  orderType?: 'GTC' | 'GTD' | 'FOK' | 'FAK';
+  expiration?: number;
+  postOnly?: boolean;
+  maker?: string;
+  signatureType?: number;
+  owner?: string;
+}
+
+/** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
+export function limit(side: 'BUY' | 'SELL', price: string, size: number): { side: 'BUY' | 'SELL'; makerAmount: bigint; takerAmount: bigint } {
+  const sizeUnits = BigInt(Math.round(size * 1_000_000));
+  const [whole, fraction = ''] = price.split('.');
+  const priceMicros = BigInt(whole! + fraction.padEnd(6, '0'));
+  const collateral = (sizeUnits * priceMicros) / 1_000_000n;
+  return side === 'BUY' ? { side, makerAmount: collateral, takerAmount: sizeUnits } : { side, makerAmount: sizeUnits, takerAmount: collateral };
+}
+
+export class Trader {
+  readonly account: PrivateKeyAccount;
+  credentials: Credentials | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    privateKey = generatePrivateKey(),
+  ) {
+    this.account = privateKeyToAccount(privateKey);
+  }
+
+  get address(): string {
+    return this.account.address;
+  }
+
+  async l1Headers(nonce = 0, timestamp = Math.floor(Date.now() / 1000)): Promise<Record<string, string>> {
+    const signature = await this.account.signTypedData({
+      domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
+      types: clobAuthTypes,
+      primaryType: 'ClobAuth',
+      message: { address: this.account.address, timestamp: String(timestamp), nonce: BigInt(nonce), message: 'This message attests that I control the given wallet' },
+    });
+    return { 'SVC-ADDRESS': this.account.address, 'SVC-SIGNATURE': signature, 'SVC-TIMESTAMP': String(timestamp), 'SVC-NONCE': String(nonce) };
+  }
+
+  async createApiKey(nonce = 0): Promise<Credentials> {
+    const response = await this.send('POST', '/auth/api-key', { headers: await this.l1Headers(nonce) });
+    if (response.status !== 200) throw new Error(`create api key: ${response.status} ${JSON.stringify(response.body)}`);
+    this.credentials = response.body as Credentials;
+    return this.credentials;
+  }
+
+  l2Headers(method: string, path: string, body = '', timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const c = this.credentials;
+    if (c === undefined) throw new Error('no API key yet');
+    return {
+      'SVC-ADDRESS': this.account.address,
+      'SVC-API-KEY': c.apiKey,
+      'SVC-PASSPHRASE': c.passphrase,
+      'SVC-TIMESTAMP': String(timestamp),
+      'SVC-SIGNATURE': signL2(c.secret, timestamp, method, path, body),
+    };
+  }
+
+  async signOrder(spec: OrderSpec): Promise<Record<string, unknown>> {
+    const order = {
+      salt: BigInt(`0x${randomBytes(6).toString('hex')}`),
+      maker: (spec.maker ?? this.account.address) as `0x${string}`,
+      signer: this.account.address,
+      tokenId: BigInt(spec.tokenId),
+      makerAmount: spec.makerAmount,
+      takerAmount: spec.takerAmount,
+      side: spec.side === 'BUY' ? 0 : 1,
+      signatureType: spec.signatureType ?? 0,
+      timestamp: BigInt(Date.now()),
+      metadata: ZERO32,
+      builder: ZERO32,
+    };
+    const signature = await this.account.signTypedData({
+      domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: EXCHANGE },
+      types: orderTypes,
+      primaryType: 'Order',
+      message: order,
+    });
+    return {
+      order: {
+        salt: Number(order.salt),
+        maker: order.maker,
+        signer: order.signer,
+        tokenId: spec.tokenId,
+        makerAmount: String(spec.makerAmount),
+        takerAmount: String(spec.takerAmount),
+        side: spec.side,
+        expiration: String(spec.expiration ?? 0),
+        signatureType: order.signatureType,
+        timestamp: String(order.timestamp),
+        metadata: ZERO32,
+        builder: ZERO32,
+        signature,
+      },
+      owner: spec.owner ?? this.credentials?.apiKey,
+      orderType: spec.orderType ?? 'GTC',
+      ...(spec.postOnly === undefined ? {} : { postOnly: spec.postOnly }),
+    };
+  }
+
+  async placeOrder(spec: OrderSpec): Promise<Response> {
+    return this.authed('POST', '/order', await this.signOrder(spec));
+  }
+
+  /** A level-2 request with a JSON body (or raw text). */
+  authed(method: string, pathWithQuery: string, body?: unknown): Promise<Response> {
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    const path = pathWithQuery.split('?')[0]!;
+    return this.send(method, pathWithQuery, { headers: this.l2Headers(method, path, text), body: text === '' ? undefined : text });
+  }
+
+  async send(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...init.headers },
+      body: init.body,
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, body, headers: response.headers };
+  }
+}
