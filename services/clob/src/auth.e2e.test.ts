@@ -1,0 +1,112 @@
+// Authentication end to end: level 1 (wallet signature) for API keys, level 2 (API key + HMAC)
+// for trading, the operator's bearer token — every failure a 401 in the simple shape.
+import { signL2 } from '@pmx/signing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+import { Trader } from './testing/trader.ts';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startClob();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('level 1: API keys from a wallet signature', () => {
+  it('creates a key once per nonce, derives the same key, and refuses a second create', async () => {
+    const trader = new Trader(h.url);
+    const created = await trader.createApiKey();
+    expect(created.apiKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.secret).toMatch(/^[A-Za-z0-9_-]{43}=$/);
+    expect(created.passphrase).toMatch(/^[0-9a-f]{64}$/);
+    const derived = await trader.send('GET', '/auth/derive-api-key', { headers: await trader.l1Headers() });
+    expect(derived).toMatchObject({ status: 200, body: created });
+    const again = await trader.send('POST', '/auth/api-key', { headers: await trader.l1Headers() });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatch(/Could not create api key/);
+    const otherNonce = await trader.send('POST', '/auth/api-key', { headers: await trader.l1Headers(7) });
+    expect(otherNonce.status).toBe(200);
+    expect(otherNonce.body.apiKey).not.toBe(created.apiKey);
+  });
+
+  it('refuses a signature by another wallet, a stale timestamp and missing headers', async () => {
+    const trader = new Trader(h.url);
+    const other = new Trader(h.url);
+    const forged = { ...(await other.l1Headers()), 'SVC-ADDRESS': trader.address };
+    expect(await trader.send('POST', '/auth/api-key', { headers: forged })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/Invalid L1/) } });
+    const stale = await trader.l1Headers(0, Math.floor(Date.now() / 1000) - 120);
+    expect(await trader.send('POST', '/auth/api-key', { headers: stale })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/SVC_TIMESTAMP/) } });
+    const { 'SVC-SIGNATURE': _, ...unsigned } = await trader.l1Headers();
+    expect(await trader.send('POST', '/auth/api-key', { headers: unsigned })).toEqual(expect.objectContaining({ status: 401, body: { error: 'missing header SVC_SIGNATURE' } }));
+  });
+
+  it('derive answers 400 when no key exists for that nonce', async () => {
+    const trader = new Trader(h.url);
+    const response = await trader.send('GET', '/auth/derive-api-key', { headers: await trader.l1Headers(3) });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/Could not derive api key/);
+  });
+});
+
+describe('level 2: API key and HMAC', () => {
+  let trader: Trader;
+  beforeAll(async () => {
+    trader = new Trader(h.url);
+    await trader.createApiKey();
+  });
+
+  it('accepts a correct request, hex or base64url signatures alike', async () => {
+    expect((await trader.authed('GET', '/data/orders')).status).toBe(200);
+    const headers = trader.l2Headers('GET', '/data/orders');
+    const hex = Buffer.from(headers['SVC-SIGNATURE']!, 'base64url').toString('hex');
+    expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC-SIGNATURE': hex } })).status).toBe(200);
+  });
+
+  it.each([
+    ['SVC-API-KEY', 'missing header SVC_API_KEY'],
+    ['SVC-PASSPHRASE', 'missing header SVC_PASSPHRASE'],
+    ['SVC-SIGNATURE', 'missing header SVC_SIGNATURE'],
+    ['SVC-TIMESTAMP', 'missing header SVC_TIMESTAMP'],
+    ['SVC-ADDRESS', 'missing header SVC_ADDRESS'],
+  ])('refuses a request without %s', async (name, message) => {
+    const headers = trader.l2Headers('GET', '/data/orders');
+    delete headers[name];
+    expect(await trader.send('GET', '/data/orders', { headers })).toMatchObject({ status: 401, body: { error: message } });
+  });
+
+  it('refuses a wrong HMAC, a signature over another body, a stale timestamp, a wrong passphrase, an unknown key and another address', async () => {
+    const base = trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}');
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ ...base, 'SVC-SIGNATURE': signL2(Buffer.alloc(32).toString('base64url'), base['SVC-TIMESTAMP']!, 'DELETE', '/order', '{"orderID":"0x1"}') }, /SVC_SIGNATURE/],
+      [{ ...base, 'SVC-SIGNATURE': trader.l2Headers('DELETE', '/order', '{"orderID":"0x2"}')['SVC-SIGNATURE']! }, /SVC_SIGNATURE/],
+      [trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}', Math.floor(Date.now() / 1000) - 31), /SVC_TIMESTAMP/],
+      [{ ...base, 'SVC-PASSPHRASE': 'f'.repeat(64) }, /SVC_PASSPHRASE/],
+      [{ ...base, 'SVC-API-KEY': '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
+      [{ ...base, 'SVC-ADDRESS': new Trader(h.url).address }, /SVC_ADDRESS/],
+    ];
+    for (const [headers, message] of cases) {
+      const response = await trader.send('DELETE', '/order', { headers, body: '{"orderID":"0x1"}' });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: expect.stringMatching(message) });
+    }
+  });
+
+  it('lists the address’s keys and deletes the calling key', async () => {
+    const owner = new Trader(h.url);
+    await owner.createApiKey();
+    const listed = await owner.authed('GET', '/auth/api-keys');
+    expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
+    expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
+    expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
+  });
+});
+
+describe('operator API', () => {
+  it('needs the operator bearer token', async () => {
+    const response = await fetch(`${h.url}/operator/balances?address=0x${'1'.repeat(40)}`, { headers: { authorization: 'Bearer wrong' } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/operator key/) });
+  });
+});

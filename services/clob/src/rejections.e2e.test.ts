@@ -1,0 +1,196 @@
+// Every order rejection and every kind of bad input, end to end: the right status, the simple
+// error shape, the real service's message — and the exchange still consistent afterwards.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+import { Trader, limit } from './testing/trader.ts';
+
+const USDC = 1_000_000n;
+let h: Harness;
+let market: { conditionId: string; yes: string; no: string };
+let alice: Trader;
+
+beforeAll(async () => {
+  h = await startClob({ PMX_MAX_BODY_BYTES: '65536' });
+  market = await h.createMarket({ min_order_size: '5' });
+  alice = new Trader(h.url);
+  await alice.createApiKey();
+  await h.deposit(alice.address, 1000n * USDC);
+});
+afterAll(async () => {
+  await h?.close();
+});
+afterEach(async () => {
+  h.expectConsistent();
+  expect((await fetch(`${h.url}/`)).status).toBe(200); // never crashed
+});
+
+function expectRejected(response: { status: number; body: any }, message: string | RegExp) {
+  expect(response.status).toBe(400);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  if (typeof message === 'string') expect(response.body.error).toBe(message);
+  else expect(response.body.error).toMatch(message);
+}
+
+describe('order rejections', () => {
+  it('a tampered order fails its signature', async () => {
+    const body = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10) });
+    (body.order as Record<string, unknown>).makerAmount = '3100000';
+    expectRejected(await alice.authed('POST', '/order', body), /signature does not match the signer/);
+  });
+
+  it('an order signed by another wallet, sent with this API key', async () => {
+    const bob = new Trader(h.url);
+    const body = await bob.signOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10), owner: alice.credentials!.apiKey });
+    expectRejected(await alice.authed('POST', '/order', body), 'the order signer address has to be the address of the API KEY');
+  });
+
+  it('an owner that is not the API key', async () => {
+    const body = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10), owner: '00000000-0000-4000-8000-000000000000' });
+    expectRejected(await alice.authed('POST', '/order', body), 'the order owner has to be the owner of the API KEY');
+  });
+
+  it('a price off the tick, at 0, or at 1 and above', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, side: 'BUY', makerAmount: 5_050_000n, takerAmount: 10_000_000n }), /is invalid\. Price \(0\.505\) breaks minimum tick size rule: 0\.01$/);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, side: 'BUY', makerAmount: 10_000_000n, takerAmount: 10_000_000n }), /Price \(1\) breaks minimum tick size rule/);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, side: 'SELL', makerAmount: 10_000_000n, takerAmount: 20_000_000n }), /Price \(2\) breaks minimum tick size rule/);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, side: 'BUY', makerAmount: 1n, takerAmount: 10_000_000n, orderType: 'FOK' }), /Price \(0\) breaks/);
+  });
+
+  it('a size below the market minimum', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 4.99) }), /is invalid\. Size \(4\.99\) lower than the minimum: 5$/);
+  });
+
+  it('an unknown token', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: '123456789', ...limit('BUY', '0.30', 10) }), 'market not found for token 123456789');
+  });
+
+  it('not enough balance', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.50', 2001) }), 'not enough balance / allowance');
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.50', 10) }), 'not enough balance / allowance');
+  });
+
+  it('an FOK that cannot be filled completely', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.50', 10), orderType: 'FOK' }), "order couldn't be fully filled. FOK orders are fully filled or killed.");
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.50', 10), orderType: 'FAK' }), /no orders found to match with FAK order/);
+  });
+
+  it('post-only that crosses, and post-only on an FOK', async () => {
+    const maker = new Trader(h.url);
+    await maker.createApiKey();
+    await h.deposit(maker.address, 10n * USDC, market.no);
+    expect((await maker.placeOrder({ tokenId: market.no, ...limit('SELL', '0.45', 10) })).body.status).toBe('live'); // a YES bid at 0.55
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.55', 10), postOnly: true }), /not enough balance/);
+    await h.deposit(alice.address, 10n * USDC, market.yes);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.55', 10), postOnly: true }), 'invalid post-only order: order crosses book');
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.55', 10), postOnly: true, orderType: 'FOK' }), 'invalid post-only order: only GTC and GTD order types are allowed');
+    await maker.authed('DELETE', '/cancel-all');
+  });
+
+  it('the same signed order twice is a duplicate', async () => {
+    const body = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.11', 10) });
+    const first = await alice.authed('POST', '/order', body);
+    expect(first.body.status).toBe('live');
+    expectRejected(await alice.authed('POST', '/order', body), `order ${first.body.orderID} is invalid. Duplicated.`);
+    await alice.authed('DELETE', '/order', { orderID: first.body.orderID });
+    expectRejected(await alice.authed('POST', '/order', body), /Duplicated/);
+  });
+
+  it('a GTD needs a future expiration, rests until then and then leaves the book', async () => {
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) - 1 }), 'invalid expiration');
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD' }), 'invalid expiration');
+    const gtd = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) + 2 });
+    expect(gtd.body.status).toBe('live');
+    expect((await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).body).toMatchObject({ order_type: 'GTD' });
+    await expect.poll(async () => (await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).status, { timeout: 6000, interval: 250 }).toBe(404);
+  });
+
+  it('signature types: 3 refused, 1 needs a registered proxy, 2 works once registered', async () => {
+    const proxy = `0x${'ab'.repeat(20)}`;
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 3 }), /signature type 3/);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 1, maker: proxy }), /not a registered proxy wallet/);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), maker: proxy }), 'the order maker has to be the signer for signature type 0');
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    await h.deposit(proxy, 10n * USDC);
+    const placed = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy });
+    expect(placed.body.status).toBe('live');
+    expect((await alice.authed('GET', `/data/order/${placed.body.orderID}`)).body.maker_address).toBe(proxy);
+  });
+
+  it('a batch answers each order and refuses more than 15', async () => {
+    const good = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.14', 10) });
+    const bad = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.145', 10) });
+    const batch = await alice.authed('POST', '/orders', [good, bad]);
+    expect(batch.status).toBe(200);
+    expect(batch.body[0]).toMatchObject({ success: true, status: 'live' });
+    expect(batch.body[1]).toMatchObject({ success: false, errorMsg: expect.stringMatching(/breaks minimum tick size rule/) });
+    expectRejected(await alice.authed('POST', '/orders', Array.from({ length: 16 }, () => good)), 'Too many orders in payload: 16, max allowed: 15');
+  });
+});
+
+describe('hostile input', () => {
+  const malformed = '{"order": {"salt": 1,';
+
+  it('POST /order: malformed JSON, wrong types, missing and unknown fields, oversized body', async () => {
+    expectRejected(await alice.authed('POST', '/order', malformed), /JSON/i);
+    expectRejected(await alice.authed('POST', '/order', '[]'), /Invalid order payload/);
+    const signed = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10) });
+    const order = signed.order as Record<string, unknown>;
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, makerAmount: 3.5 } }), /Invalid order payload: makerAmount/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, side: 'HOLD' } }), /Invalid order payload: side/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, signature: 42 } }), /Invalid order payload: signature/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, orderType: 'IOC' }), /orderType/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, postOnly: 'yes' }), /postOnly/);
+    const { tokenId: _, ...withoutToken } = order;
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: withoutToken }), /Invalid order payload: tokenId/);
+    const { order: __, ...withoutOrder } = signed;
+    expectRejected(await alice.authed('POST', '/order', withoutOrder), /Invalid order payload: order/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, extra: 1 }), 'Invalid order payload: unknown field extra');
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, bogus: 1 } }), 'Invalid order payload: unknown field order.bogus');
+    const huge = await alice.authed('POST', '/order', { ...signed, padding: 'x'.repeat(70_000) });
+    expect(huge.status).toBe(413);
+    expect(Object.keys(huge.body)).toEqual(['error']);
+  });
+
+  it('cancel endpoints', async () => {
+    expectRejected(await alice.authed('DELETE', '/order', malformed), /JSON/i);
+    expectRejected(await alice.authed('DELETE', '/order', {}), 'orderID is required');
+    expectRejected(await alice.authed('DELETE', '/order', { orderID: 5 }), 'orderID is required');
+    expectRejected(await alice.authed('DELETE', '/order', { orderID: '0x1', more: true }), 'unknown field more');
+    expectRejected(await alice.authed('DELETE', '/orders', { orderID: '0x1' }), /array of order ids/);
+    expectRejected(await alice.authed('DELETE', '/cancel-market-orders', { market: 5 }), /must be strings/);
+    expectRejected(await alice.authed('DELETE', '/cancel-market-orders', {}), /market or asset_id is required/);
+    expectRejected(await alice.authed('POST', '/orders', { not: 'an array' }), /must be an array/);
+  });
+
+  it('market data endpoints', async () => {
+    const get = (path: string) => alice.send('GET', path);
+    const post = (path: string, body: string) => alice.send('POST', path, { body });
+    expectRejected(await get('/book'), 'token_id is required');
+    expect(await get('/book?token_id=999')).toMatchObject({ status: 404, body: { error: 'No orderbook exists for the requested token id' } });
+    expectRejected(await get(`/price?token_id=${market.yes}&side=UP`), 'side must be BUY or SELL');
+    expectRejected(await post('/books', malformed), /JSON/i);
+    expectRejected(await post('/books', '{"token_id": "1"}'), /array/);
+    expectRejected(await post('/prices', '[5]'), /token_id/);
+    expectRejected(await post('/books', JSON.stringify(Array.from({ length: 501 }, () => ({ token_id: market.yes })))), 'too many tokens: 501, max allowed: 500');
+    expectRejected(await get('/markets/not-hex'), /condition_id/);
+    expect((await get(`/markets/0x${'0'.repeat(64)}`)).status).toBe(404);
+    expectRejected(await get('/markets?next_cursor=%%%'), 'invalid next_cursor');
+    expect((await get('/no-such-endpoint')).status).toBe(404);
+  });
+
+  it('operator endpoints', async () => {
+    const bad = async (path: string, body: unknown, message: RegExp) => {
+      const response = await h.operator('POST', path, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(message);
+    };
+    await bad('/operator/markets', { condition_id: 'x' }, /unknown field|condition_id|tokens/);
+    await bad('/operator/markets', { condition_id: `0x${'1'.repeat(64)}`, question: 'q', tokens: [{ token_id: '1', outcome: 'Y' }], tick_size: '0.01' }, /tokens/);
+    await bad('/operator/markets', { condition_id: `0x${'1'.repeat(64)}`, question: 'q', tokens: [{ token_id: '1', outcome: 'Y' }, { token_id: '2', outcome: 'N' }], tick_size: '0.02' }, /tick_size/);
+    await bad('/operator/deposit', { address: alice.address, amount: 5 }, /amount/);
+    await bad('/operator/deposit', { address: 'nope', amount: '5' }, /address/);
+    await bad('/operator/deposit', { address: alice.address, amount: '5', asset: '424242' }, /unknown token/);
+    await bad('/operator/withdraw', { address: alice.address, amount: String(10n ** 15n) }, /not enough available balance/);
+    await bad('/operator/proxy-wallets', { proxy: alice.address, signer: alice.address, signature_type: 3 }, /signature_type/);
+  });
+});
