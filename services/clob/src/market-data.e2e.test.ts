@@ -1,0 +1,122 @@
+// Market data end to end: books in either token's terms with the contract's hash, prices,
+// midpoints, spreads, the market listing with cursors, health endpoints and rate limits.
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+import { Trader, limit } from './testing/trader.ts';
+
+const USDC = 1_000_000n;
+let h: Harness;
+let market: { conditionId: string; yes: string; no: string };
+let mm: Trader;
+
+beforeAll(async () => {
+  h = await startClob();
+  market = await h.createMarket({ tick_size: '0.01' });
+  mm = new Trader(h.url);
+  await mm.createApiKey();
+  await h.deposit(mm.address, 1000n * USDC);
+  await h.deposit(mm.address, 1000n * USDC, market.yes);
+  await mm.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.40', 10) });
+  await mm.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.42', 20) });
+  await mm.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.47', 30) });
+  await mm.placeOrder({ tokenId: market.no, ...limit('BUY', '0.52', 5) }); // a YES ask at 0.48
+});
+afterAll(async () => {
+  await h?.close();
+});
+afterEach(() => h.expectConsistent());
+
+const get = (path: string) => mm.send('GET', path);
+
+describe('books', () => {
+  it('lists bids ascending and asks descending (best last), mirrored orders included, with a checkable hash', async () => {
+    const { body } = await get(`/book?token_id=${market.yes}`);
+    expect(body.bids).toEqual([{ price: '0.4', size: '10' }, { price: '0.42', size: '20' }]);
+    expect(body.asks).toEqual([{ price: '0.48', size: '5' }, { price: '0.47', size: '30' }]);
+    expect(Object.keys(body)).toEqual(['market', 'asset_id', 'timestamp', 'hash', 'bids', 'asks', 'min_order_size', 'tick_size', 'neg_risk', 'last_trade_price']);
+    expect(body.timestamp).toMatch(/^\d{13}$/);
+    expect(body.hash).toBe(createHash('sha1').update(JSON.stringify({ ...body, hash: '' })).digest('hex'));
+  });
+
+  it("shows the second token's book as the mirror", async () => {
+    const { body } = await get(`/book?token_id=${market.no}`);
+    expect(body.bids).toEqual([{ price: '0.52', size: '5' }, { price: '0.53', size: '30' }]);
+    expect(body.asks).toEqual([{ price: '0.6', size: '10' }, { price: '0.58', size: '20' }]);
+  });
+
+  it('POST /books answers each token in order', async () => {
+    const { body } = await mm.send('POST', '/books', { body: JSON.stringify([{ token_id: market.no }, { token_id: market.yes }]) });
+    expect(body.map((b: { asset_id: string }) => b.asset_id)).toEqual([market.no, market.yes]);
+  });
+});
+
+describe('prices', () => {
+  it('price by side, prices for many, midpoint, spread, tick size and neg risk', async () => {
+    expect((await get(`/price?token_id=${market.yes}&side=BUY`)).body).toEqual({ price: '0.42' });
+    expect((await get(`/price?token_id=${market.yes}&side=SELL`)).body).toEqual({ price: '0.47' });
+    const prices = await mm.send('POST', '/prices', { body: JSON.stringify([{ token_id: market.yes }, { token_id: market.no }]) });
+    expect(prices.body).toEqual({ [market.yes]: { BUY: '0.42', SELL: '0.47' }, [market.no]: { BUY: '0.53', SELL: '0.58' } });
+    expect((await get(`/midpoint?token_id=${market.yes}`)).body).toEqual({ mid: '0.445' });
+    expect((await get(`/midpoint?token_id=${market.no}`)).body).toEqual({ mid: '0.555' });
+    expect((await get(`/spread?token_id=${market.yes}`)).body).toEqual({ spread: '0.05' });
+    expect((await get(`/tick-size?token_id=${market.yes}`)).body).toEqual({ minimum_tick_size: 0.01 });
+    expect((await get(`/neg-risk?token_id=${market.yes}`)).body).toEqual({ neg_risk: false });
+    expect((await get(`/last-trade-price?token_id=${market.yes}`)).body).toEqual({ price: '' });
+  });
+
+  it('an empty side has no price and no midpoint', async () => {
+    const empty = await h.createMarket();
+    expect((await get(`/price?token_id=${empty.yes}&side=BUY`)).status).toBe(404);
+    expect((await get(`/midpoint?token_id=${empty.yes}`)).status).toBe(404);
+    expect((await get(`/book?token_id=${empty.yes}`)).body).toMatchObject({ bids: [], asks: [], last_trade_price: '' });
+  });
+});
+
+describe('market listing', () => {
+  it('pages with base64 cursors from MA== to LTE= and shows one market in detail', async () => {
+    const first = await get('/markets?next_cursor=MA==');
+    expect(first.body).toMatchObject({ next_cursor: 'LTE=', limit: 1000 });
+    expect(first.body.count).toBe(first.body.data.length);
+    const listed = first.body.data.find((m: { condition_id: string }) => m.condition_id === market.conditionId);
+    expect(listed).toMatchObject({
+      enable_order_book: true,
+      active: true,
+      closed: false,
+      accepting_orders: true,
+      minimum_order_size: 5,
+      minimum_tick_size: 0.01,
+      tokens: [{ token_id: market.yes, outcome: 'Yes', price: 0.445, winner: false }, { token_id: market.no, outcome: 'No', price: 0.555, winner: false }],
+      rewards: { rates: [], min_size: 0, max_spread: 0 },
+    });
+    const detail = await get(`/markets/${market.conditionId}`);
+    expect(detail.body).toMatchObject({ condition_id: market.conditionId, status: 'active', assets_ids: [market.yes, market.no], outcomes: ['Yes', 'No'], raw_metadata: {} });
+    expect(typeof detail.body.market_id).toBe('number');
+    expect((await get('/markets?next_cursor=LTE=')).body).toEqual({ data: [], next_cursor: 'LTE=', limit: 1000, count: 0 });
+  });
+});
+
+describe('health and time', () => {
+  it('GET / is "OK", /time bare seconds, /version 2', async () => {
+    expect((await get('/')).body).toBe('OK');
+    const time = await get('/time');
+    expect(Math.abs(Number(time.body) - Date.now() / 1000)).toBeLessThan(5);
+    expect((await get('/version')).body).toEqual({ version: 2 });
+  });
+
+  it('throttles GET / above 50 per 10 s with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 55; i++) {
+      const response = await fetch(`${h.url}/`);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        retryAfter = response.headers.get('retry-after');
+        expect(await response.json()).toEqual({ error: expect.any(String) });
+      } else await response.text();
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(50);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+});
