@@ -1,5 +1,21 @@
 #!/usr/bin/env bash
-# Starts the pmx services (root `pnpm start`, after infra/setup.sh). None exist yet.
+# Starts the pmx services on this machine (after infra/setup.sh): today the trading front end
+# (services/clob, port 8080) with demo markets. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "pmx: no services to start yet (see issues)"
+
+export PMX_DEMO_MARKETS="${PMX_DEMO_MARKETS:-true}"
+
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+
+pnpm --silent --filter @pmx/clob start &
+pids+=($!)
+
+# Exit as soon as any service exits, taking the others down with it.
+wait -n

@@ -9,6 +9,8 @@ export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
 export interface ClobConfig {
   host: string;
   port: number;
+  /** Where clients (and the `pmx` CLI) reach this service. */
+  url: string;
   /** Shard threads, each owning the books of the markets that hash to it. */
   shards: number;
   /** Signature-verification threads. */
@@ -36,9 +38,12 @@ export interface ClobConfig {
 
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
+  const host = envString(env, 'PMX_CLOB_HOST', '127.0.0.1');
+  const port = envInt(env, 'PMX_CLOB_PORT', 8080);
   return {
-    host: envString(env, 'PMX_CLOB_HOST', '127.0.0.1'),
-    port: envInt(env, 'PMX_CLOB_PORT', 8080),
+    host,
+    port,
+    url: envString(env, 'PMX_CLOB_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism()),
     pgUrl: connections.pgUrl,

@@ -1,0 +1,6 @@
+// Entry of the `pmx` command (root: `pnpm pmx …`).
+import { runCli } from './cli.ts';
+import { loadClobConfig } from './config.ts';
+
+const config = loadClobConfig(process.env);
+process.exitCode = await runCli(process.argv.slice(2), { url: config.url, operatorKey: config.operatorKey, print: (line) => console.log(line) });

@@ -1,0 +1,44 @@
+// The operator CLI against a real server: create a market, fund, read balances, withdraw.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.ts';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+
+let h: Harness;
+const lines: string[] = [];
+const ctx = () => ({ url: h.url, operatorKey: h.operatorKey, print: (line: string) => lines.push(line) });
+
+beforeAll(async () => {
+  h = await startClob();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('pmx', () => {
+  it('creates a market, funds an address, shows and withdraws its balance', async () => {
+    const conditionId = `0x${randomBytes(32).toString('hex')}`;
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    expect(await runCli(['market', 'create', '--condition-id', conditionId, '--question', 'Will it work?', '--tokens', '9001,9002', '--tick-size', '0.001'], ctx())).toBe(0);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ condition_id: conditionId, minimum_tick_size: 0.001, assets_ids: ['9001', '9002'] });
+    expect(await runCli(['fund', address, '100.5'], ctx())).toBe(0);
+    expect(await runCli(['fund', address, '7', '--token', '9001'], ctx())).toBe(0);
+    expect(await runCli(['balances', address], ctx())).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).balances).toEqual({
+      collateral: { total: 100_500_000, reserved: 0, available: 100_500_000 },
+      '9001': { total: 7_000_000, reserved: 0, available: 7_000_000 },
+    });
+    expect(await runCli(['withdraw', address, '0.5'], ctx())).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).balance).toEqual({ total: 100_000_000, reserved: 0, available: 100_000_000 });
+  });
+
+  it('explains bad usage and server refusals with non-zero exit codes', async () => {
+    expect(await runCli(['fund', '0xabc'], ctx())).toBe(2);
+    expect(lines.at(-1)).toMatch(/amount must be a positive number/);
+    expect(await runCli(['withdraw', `0x${'2'.repeat(40)}`, '1'], ctx())).toBe(1);
+    expect(lines.at(-1)).toMatch(/not enough available balance/);
+    expect(await runCli(['frobnicate'], { ...ctx() })).toBe(2);
+    expect(await runCli(['balances', `0x${'2'.repeat(40)}`], { ...ctx(), operatorKey: 'wrong' })).toBe(1);
+    expect(lines.at(-1)).toMatch(/401/);
+  });
+});

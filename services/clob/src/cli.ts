@@ -1,0 +1,112 @@
+// `pmx`: the operator's command line over the operator API, reading the server address and the
+// operator key from the same configuration as the service (PMX_CLOB_URL, PMX_OPERATOR_KEY).
+//   pmx market create --condition-id 0x… --question "…" --tokens 123,456 [--outcomes Yes,No]
+//                     [--tick-size 0.01] [--min-size 5] [--neg-risk]
+//   pmx fund <address> <amount> [--token <token id>]       amounts in units: 100 = 100 USDC
+//   pmx withdraw <address> <amount> [--token <token id>]
+//   pmx balances <address>
+//   pmx proxy <proxy address> <signer address> [--type 1|2]
+//   pmx markets
+
+import { parseArgs } from 'node:util';
+import { parseDecimal } from '@pmx/codec';
+
+export interface CliContext {
+  url: string;
+  operatorKey: string;
+  print: (line: string) => void;
+}
+
+const USAGE = `usage:
+  pmx market create --condition-id 0x… --question "…" --tokens <yes id>,<no id> [--outcomes Yes,No] [--tick-size 0.01] [--min-size 5] [--neg-risk]
+  pmx fund <address> <amount> [--token <token id>]
+  pmx withdraw <address> <amount> [--token <token id>]
+  pmx balances <address>
+  pmx proxy <proxy address> <signer address> [--type 1|2]
+  pmx markets`;
+
+class UsageError extends Error {}
+
+function baseUnits(amount: string | undefined): string {
+  const value = amount === undefined ? null : parseDecimal(amount, 6);
+  if (value === null || value === 0n) throw new UsageError(`amount must be a positive number with at most 6 decimals, got ${amount}`);
+  return value.toString();
+}
+
+async function call(ctx: CliContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${ctx.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ctx.operatorKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim());
+  return payload;
+}
+
+/** Runs one command; returns the process exit code. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'condition-id': { type: 'string' },
+      question: { type: 'string' },
+      tokens: { type: 'string' },
+      outcomes: { type: 'string', default: 'Yes,No' },
+      'tick-size': { type: 'string', default: '0.01' },
+      'min-size': { type: 'string', default: '5' },
+      'neg-risk': { type: 'boolean', default: false },
+      token: { type: 'string' },
+      type: { type: 'string', default: '1' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  const show = (value: unknown) => ctx.print(JSON.stringify(value, null, 2));
+  try {
+    switch (command) {
+      case 'market': {
+        if (rest[0] !== 'create') throw new UsageError('pmx market create …');
+        const tokens = (values.tokens ?? '').split(',');
+        const outcomes = values.outcomes.split(',');
+        if (tokens.length !== 2 || outcomes.length !== 2) throw new UsageError('--tokens and --outcomes take two comma-separated values');
+        show(
+          await call(ctx, 'POST', '/operator/markets', {
+            condition_id: values['condition-id'],
+            question: values.question,
+            tokens: tokens.map((token_id, i) => ({ token_id, outcome: outcomes[i] })),
+            tick_size: values['tick-size'],
+            min_order_size: values['min-size'],
+            neg_risk: values['neg-risk'],
+          }),
+        );
+        return 0;
+      }
+      case 'fund':
+      case 'withdraw': {
+        const [address, amount] = rest;
+        if (address === undefined) throw new UsageError(`pmx ${command} <address> <amount>`);
+        show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, { address, asset: values.token ?? 'collateral', amount: baseUnits(amount) }));
+        return 0;
+      }
+      case 'balances':
+        if (rest[0] === undefined) throw new UsageError('pmx balances <address>');
+        show(await call(ctx, 'GET', `/operator/balances?address=${encodeURIComponent(rest[0])}`));
+        return 0;
+      case 'proxy': {
+        const [proxy, signer] = rest;
+        if (proxy === undefined || signer === undefined) throw new UsageError('pmx proxy <proxy> <signer> [--type 1|2]');
+        show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type) }));
+        return 0;
+      }
+      case 'markets':
+        show(await call(ctx, 'GET', '/markets'));
+        return 0;
+      default:
+        throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${command}`);
+    }
+  } catch (error) {
+    ctx.print(error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
