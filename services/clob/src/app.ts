@@ -15,6 +15,7 @@ import { clobRateLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
 import { authRoutes } from './routes/auth.ts';
 import { balanceRoutes } from './routes/balances.ts';
+import { clientCompatRoutes } from './routes/client-compat.ts';
 import { healthRoutes } from './routes/health.ts';
 import { marketDataRoutes } from './routes/market-data.ts';
 import { marketRoutes } from './routes/markets.ts';
@@ -67,9 +68,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey),
     ...orderRoutes(orders, core.openOrders, markets, apiKey),
-    ...balanceRoutes(core.risk, markets, apiKey),
+    ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books),
     ...marketRoutes(markets, core.books),
+    ...clientCompatRoutes(markets),
     ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({

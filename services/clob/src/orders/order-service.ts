@@ -7,6 +7,7 @@ import { Side, type RejectReason } from '@pmx/matching';
 import { orderCost } from '@pmx/risk';
 import type { ApiKeyRecord } from '../auth/api-key-store.ts';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
+import { transactionHash } from '../shards/protocol.ts';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
@@ -129,7 +130,7 @@ export class OrderService {
       takingAmount: order.side === Side.BUY ? tokens : collateral,
       status: result.status,
       tradeIDs: result.tradeIds,
-      transactionsHashes: [],
+      transactionsHashes: result.tradeIds.map(transactionHash),
     };
   }
 

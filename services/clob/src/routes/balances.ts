@@ -1,13 +1,14 @@
 // GET /balance-allowance (level 2): what the caller holds of collateral or of one outcome token.
 // Custody is off-chain, so `balance` is the total held and `allowance` what open orders have
-// not reserved (what a new order can still use); both in base units as the real service sends.
+// not reserved (what a new order can still use), also per exchange under `allowances` as the
+// official client reads it; all in base units as the real service sends.
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
-export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hook<ApiKeyLocals>, exchanges: readonly string[]): Route<ApiKeyLocals>[] {
   return [
     {
       method: 'GET',
@@ -23,7 +24,8 @@ export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hoo
           throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
         }
         const balance = risk.balance(ctx.locals.apiKey!.address, asset);
-        return { body: { balance: String(balance.total), allowance: String(balance.available) } };
+        const available = String(balance.available);
+        return { body: { balance: String(balance.total), allowance: available, allowances: Object.fromEntries(exchanges.map((e) => [e, available])) } };
       },
     },
   ];

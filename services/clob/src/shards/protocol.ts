@@ -2,6 +2,7 @@
 // results, events (with external order ids, addresses and market keys) and book levels out.
 // The same events are what the shard appends to its BullMQ queue for ingest.
 
+import { createHash } from 'node:crypto';
 import type { CancelReason, MatchKind, OrderStatus, OrderType, RejectReason, Side, TickSize, TokenIndex } from '@pmx/matching';
 
 export interface ShardMarket {
@@ -126,4 +127,12 @@ export const SHARD_JOB_NAME = 'events';
 
 export function shardQueueName(shard: number): string {
   return `shard-${shard}`;
+}
+
+/**
+ * A trade's transaction hash: off-chain there is no chain transaction, so it is a deterministic
+ * id of the trade, non-empty as the official client expects (it polls trades until one appears).
+ */
+export function transactionHash(tradeId: string): string {
+  return `0x${createHash('sha256').update(`pmx-trade:${tradeId}`).digest('hex')}`;
 }

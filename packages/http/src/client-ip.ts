@@ -1,0 +1,31 @@
+// Decides the client address a request is attributed to (rate limits, allowlists). Behind N
+// trusted proxies the client is the N-th address from the right of X-Forwarded-For: entries to
+// its left were written by the client and can be forged.
+
+const MAPPED_IPV4_LONG = '0000:0000:0000:0000:0000:ffff:';
+
+/** uWS prints an IPv4 peer on a dual-stack socket in full IPv6-mapped form; make it plain IPv4. */
+export function normaliseAddress(text: string): string {
+  if (text.startsWith(MAPPED_IPV4_LONG)) {
+    const hex = text.slice(MAPPED_IPV4_LONG.length).replace(':', '');
+    if (hex.length === 8) {
+      const n = Number.parseInt(hex, 16);
+      return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+    }
+  }
+  if (text.startsWith('::ffff:') && text.includes('.')) return text.slice(7);
+  return text;
+}
+
+/**
+ * The client address X-Forwarded-For vouches for, or undefined when it does not apply and the
+ * socket peer is the client.
+ * @param trustedProxyHops how many proxies in front of this server append to X-Forwarded-For;
+ *   0 (the default everywhere) ignores the header entirely
+ */
+export function forwardedClientIp(forwardedFor: string | undefined, trustedProxyHops: number): string | undefined {
+  if (trustedProxyHops <= 0 || forwardedFor === undefined || forwardedFor === '') return undefined;
+  const hops = forwardedFor.split(',');
+  const chosen = hops[Math.max(0, hops.length - trustedProxyHops)]!.trim();
+  return chosen === '' ? undefined : normaliseAddress(chosen);
+}

@@ -1,0 +1,162 @@
+// createHttpServer: mounts route arrays on one uWS app with the server-wide error shape, body
+// cap and hooks, answers unknown paths (404) and wrong methods (405), and listens/closes.
+import { errorBody, type ErrorShape } from './error-shape.ts';
+import { writeResponse } from './response-writer.ts';
+import { RouteRunner, type ErrorLogger, type ServerState } from './route-runner.ts';
+import { paramNames, patternShape, type Hook, type Locals, type Method, type Route } from './route.ts';
+import { closeApp, uws, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_CLOSE_GRACE_MS = 5_000;
+
+export interface HttpServerHooks<L extends Locals> {
+  /** Run before every route's own hooks (e.g. a server-wide rate limit or IP allowlist). */
+  before?: readonly Hook<L>[];
+  /** Where faults are logged; default console.error with the route. Never sent to the client. */
+  onError?: ErrorLogger;
+}
+
+export interface HttpServerOptions<L extends Locals = Record<string, unknown>> {
+  routes: readonly Route<L>[];
+  /** 'simple' → {error}; 'typed' → {type, error} (the catalog). */
+  errorShape: ErrorShape;
+  /** Body cap for routes without their own; default 1 MiB. Over it → 413. */
+  maxBodyBytes?: number;
+  hooks?: HttpServerHooks<L>;
+  /**
+   * Proxies in front of this server that append to X-Forwarded-For; the client IP is taken
+   * from that many entries from the right. Default 0: the header is ignored (it is forgeable).
+   */
+  trustedProxyHops?: number;
+}
+
+export interface ListeningHttpServer {
+  /** The bound port (the ephemeral one when listen was given 0). */
+  readonly port: number;
+  readonly host: string;
+  /** Requests accepted and neither answered nor abandoned by their client yet. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting at once (the port is no longer listening), lets in-flight requests finish
+   * for up to graceMs (default 5 s), then drops every remaining connection. uWS 20.30 does not
+   * set SO_REUSEADDR, so connections the server itself closed sit in TIME_WAIT and a new bind
+   * of the same fixed port fails for about a minute; port 0 (tests) is unaffected.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export interface HttpServer {
+  /** Binds synchronously; throws when the address is taken. One listen per server. */
+  listen(port: number, host?: string): ListeningHttpServer;
+}
+
+const UWS_METHOD: Record<Method, 'get' | 'post' | 'del' | 'put' | 'patch'> = {
+  GET: 'get',
+  POST: 'post',
+  DELETE: 'del',
+  PUT: 'put',
+  PATCH: 'patch',
+};
+
+function logFault(error: unknown, route: Route<any>): void {
+  console.error(`[@pmx/http] ${route.method} ${route.path} failed:`, error);
+}
+
+/** A request answered without reading its body must close, or the body would be parsed as the next request. */
+function hasUnreadBody(req: HttpRequest): boolean {
+  const length = req.getHeader('content-length');
+  return (length !== '' && length !== '0') || req.getHeader('transfer-encoding') !== '';
+}
+
+function validate(routes: readonly Route<any>[]): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (!(route.method in UWS_METHOD)) throw new Error(`@pmx/http: unsupported method ${route.method} for ${route.path}`);
+    if (!route.path.startsWith('/')) throw new Error(`@pmx/http: path must start with '/': ${route.path}`);
+    const key = `${route.method} ${patternShape(route.path)}`;
+    if (seen.has(key)) throw new Error(`@pmx/http: two routes for ${key}`);
+    seen.add(key);
+  }
+}
+
+export function createHttpServer<L extends Locals = Record<string, unknown>>(options: HttpServerOptions<L>): HttpServer {
+  validate(options.routes);
+  const shape = options.errorShape;
+  const state: ServerState = {
+    errorShape: shape,
+    trustedProxyHops: options.trustedProxyHops ?? 0,
+    onError: options.hooks?.onError ?? logFault,
+    inFlight: 0,
+    onIdle: undefined,
+  };
+  const serverHooks = options.hooks?.before ?? [];
+  const app: TemplatedApp = uws.App();
+
+  // Methods served per path shape, for the 405 answer's Allow header.
+  const allowed = new Map<string, { path: string; methods: Method[] }>();
+  for (const route of options.routes) {
+    const runner = new RouteRunner<L>(state, {
+      route,
+      paramNames: paramNames(route.path),
+      hooks: [...serverHooks, ...(route.options?.before ?? [])],
+      maxBodyBytes: route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    });
+    app[UWS_METHOD[route.method]](route.path, (res, req) => runner.handle(res, req));
+    const entry = allowed.get(patternShape(route.path)) ?? { path: route.path, methods: [] };
+    entry.methods.push(route.method);
+    allowed.set(patternShape(route.path), entry);
+  }
+
+  // uWS prefers a method-specific handler over `any` on the same pattern, and static and
+  // parameter segments over the trailing wildcard, so these only see what no route took.
+  const notAllowedBody = errorBody(shape, 405, 'method not allowed');
+  for (const { path, methods } of allowed.values()) {
+    const headers = { allow: methods.join(', ') };
+    app.any(path, (res: HttpResponse, req: HttpRequest) => writeResponse(res, 405, notAllowedBody, headers, hasUnreadBody(req)));
+  }
+  const notFoundBody = errorBody(shape, 404, 'not found');
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => writeResponse(res, 404, notFoundBody, undefined, hasUnreadBody(req)));
+
+  let listening = false;
+  return {
+    listen(port: number, host = '127.0.0.1'): ListeningHttpServer {
+      if (listening) throw new Error('@pmx/http: this server is already listening');
+      let socket: us_listen_socket | false | undefined;
+      app.listen(host, port, (listenSocket) => {
+        socket = listenSocket;
+      });
+      if (socket === undefined) throw new Error('@pmx/http: uWS did not report the listen result synchronously');
+      if (socket === false) throw new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`);
+      listening = true;
+      const listenSocket = socket;
+      const boundPort = uws.us_socket_local_port(listenSocket);
+      let closing: Promise<void> | undefined;
+      return {
+        port: boundPort,
+        host,
+        get inFlight() {
+          return state.inFlight;
+        },
+        close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
+          closing ??= new Promise<void>((resolve) => {
+            uws.us_listen_socket_close(listenSocket);
+            let timer: NodeJS.Timeout | undefined;
+            const finish = (): void => {
+              if (timer !== undefined) clearTimeout(timer);
+              state.onIdle = undefined;
+              closeApp(app);
+              resolve();
+            };
+            if (state.inFlight === 0) {
+              finish();
+              return;
+            }
+            state.onIdle = finish;
+            timer = setTimeout(finish, graceMs);
+          });
+          return closing;
+        },
+      };
+    },
+  };
+}

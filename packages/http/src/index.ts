@@ -1,0 +1,20 @@
+// Public surface of @pmx/http: the one HTTP layer (uWebSockets.js) every pmx service mounts
+// its route modules on, with error shapes, body limits, hooks and rate limiting done once.
+export {
+  createHttpServer,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_CLOSE_GRACE_MS,
+  type HttpServer,
+  type HttpServerOptions,
+  type HttpServerHooks,
+  type ListeningHttpServer,
+} from './http-server.ts';
+export type { Route, RouteOptions, Method, Handler, Hook, Locals, ResponseValue } from './route.ts';
+export { RequestContext, type PeerSource } from './request-context.ts';
+export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-error.ts';
+export { errorBody, type ErrorShape } from './error-shape.ts';
+export type { ErrorLogger } from './route-runner.ts';
+export { forwardedClientIp } from './client-ip.ts';
+export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
+export { rateLimitHook, type RateLimitHookOptions } from './rate-limit-hook.ts';
+export { uwsIsNative } from './uws.ts';

@@ -1,0 +1,107 @@
+// Everything a hook or handler may know about one request, copied out of the uWS request
+// (which is only valid until the uWS callback returns) so it survives any await. Only the peer
+// address is fetched later, from the uWS response, because it is the one costly read.
+import { forwardedClientIp, normaliseAddress } from './client-ip.ts';
+import { HttpError } from './http-error.ts';
+import type { Locals, Method, Route } from './route.ts';
+
+/** Where the peer address comes from: the uWS response, valid until answered or aborted. */
+export interface PeerSource {
+  getRemoteAddressAsText(): ArrayBuffer;
+}
+
+const EMPTY_BODY: Buffer = Buffer.alloc(0);
+const textDecoder = new TextDecoder();
+const NOT_PARSED: unique symbol = Symbol('not parsed');
+
+export class RequestContext<L extends Locals = Record<string, unknown>> {
+  /**
+   * Data attached by `before` hooks for the handler (e.g. the authenticated API key). Typed as
+   * L for the handler's convenience; it starts empty and the hooks are what fill it.
+   */
+  locals: L = {} as L;
+  /** Exact request body bytes (empty when there was none); what HMAC signatures are over. */
+  rawBody: Buffer = EMPTY_BODY;
+  /** Set by the layer when the client went away; nothing will be written for this request. */
+  aborted = false;
+  /** Set by the layer once a response has been written. */
+  responded = false;
+
+  #peer: PeerSource | undefined;
+  #remote: string | undefined;
+  #ip: string | undefined;
+  #query: URLSearchParams | undefined;
+  #text: string | undefined;
+  #json: unknown = NOT_PARSED;
+
+  constructor(
+    /** The route being served (typed loosely so hooks written for any locals fit every route). */
+    readonly route: Route<any>,
+    readonly method: Method,
+    /** URL path without the query string, as sent (not decoded). */
+    readonly path: string,
+    /** Path parameters by name, percent-decoded. */
+    readonly params: Readonly<Record<string, string>>,
+    /** The query string without '?', as sent. */
+    readonly rawQuery: string,
+    /** Request headers by lowercase name; repeated headers are joined with ', '. */
+    readonly headers: Readonly<Record<string, string>>,
+    peer: PeerSource | undefined,
+    private readonly trustedProxyHops: number,
+  ) {
+    this.#peer = peer;
+  }
+
+  /** Client address: from X-Forwarded-For behind trusted proxies, else the socket peer. */
+  get ip(): string {
+    return (this.#ip ??= forwardedClientIp(this.headers['x-forwarded-for'], this.trustedProxyHops) ?? this.remoteAddress);
+  }
+
+  /**
+   * The socket peer address, whatever X-Forwarded-For says. Asked of uWS on first use (it costs
+   * a few µs); '' if first asked after the client went away.
+   */
+  get remoteAddress(): string {
+    if (this.#remote === undefined) {
+      const peer = this.#peer;
+      if (peer === undefined || this.aborted || this.responded) return '';
+      this.#remote = normaliseAddress(textDecoder.decode(peer.getRemoteAddressAsText()));
+    }
+    return this.#remote;
+  }
+
+  /** Parsed query with URLSearchParams semantics (`get`, `getAll` for repeated keys, `has`). */
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.rawQuery));
+  }
+
+  /**
+   * A header by name, case-insensitive; undefined when absent. A name with '_' also matches
+   * the same name with '-': uWS 20.30 drops any request whose header names contain '_' (it
+   * never reaches a handler), so clients must send e.g. SVC-API-KEY for the contract's SVC_API_KEY.
+   */
+  header(name: string): string | undefined {
+    const lower = name.toLowerCase();
+    const value = this.headers[lower];
+    if (value !== undefined || !lower.includes('_')) return value;
+    return this.headers[lower.replaceAll('_', '-')];
+  }
+
+  /** The body decoded as UTF-8. */
+  get bodyText(): string {
+    return (this.#text ??= this.rawBody.toString('utf8'));
+  }
+
+  /** The body parsed as JSON, once; an empty or malformed body is a 400 HttpError. */
+  json<T = unknown>(): T {
+    if (this.#json === NOT_PARSED) {
+      if (this.rawBody.length === 0) throw new HttpError(400, 'request body is required');
+      try {
+        this.#json = JSON.parse(this.bodyText);
+      } catch {
+        throw new HttpError(400, 'invalid JSON body');
+      }
+    }
+    return this.#json as T;
+  }
+}

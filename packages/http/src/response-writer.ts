@@ -1,0 +1,58 @@
+// Writes one complete response, corked, to a uWS response that is known to be alive. The caller
+// checks `aborted`/`responded`; writing to an aborted uWS response throws.
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse } from './uws.ts';
+
+const statusLines: string[] = [];
+
+/** "200 OK" etc., built once per status code. */
+export function statusLine(status: number): string {
+  return (statusLines[status] ??= `${status} ${STATUS_CODES[status] ?? 'Unknown'}`);
+}
+
+// cork() takes a callback; module-level arguments keep that callback allocation-free (cork
+// runs it synchronously, so they cannot be overwritten by another request meanwhile).
+let target: HttpResponse | undefined;
+let targetStatus = '';
+let targetBody = '';
+let targetHeaders: Readonly<Record<string, string>> | undefined;
+let targetClose = false;
+
+function writeTarget(): void {
+  const res = target!;
+  res.writeStatus(targetStatus);
+  let hasContentType = false;
+  if (targetHeaders !== undefined) {
+    for (const name in targetHeaders) {
+      res.writeHeader(name, targetHeaders[name]!);
+      if (name === 'content-type') hasContentType = true;
+    }
+  }
+  if (!hasContentType) res.writeHeader('content-type', 'application/json');
+  res.end(targetBody, targetClose);
+}
+
+/**
+ * @param closeConnection set when the request body was not (fully) read, so the rest of it is
+ *   never parsed as a next request on this connection
+ */
+export function writeResponse(
+  res: HttpResponse,
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  closeConnection: boolean,
+): void {
+  target = res;
+  targetStatus = statusLine(status);
+  targetBody = body;
+  targetHeaders = headers;
+  targetClose = closeConnection;
+  try {
+    res.cork(writeTarget);
+  } finally {
+    target = undefined;
+    targetHeaders = undefined;
+    targetBody = '';
+  }
+}

@@ -1,0 +1,110 @@
+// The official TypeScript client (@polymarket/clob-client-v2) against the real server, unchanged
+// but for an axios request interceptor that renames its POLY_ headers. They become SVC- rather
+// than SVC_: uWS 20.30 (the only native build for Node 20 on npm) drops any request whose header
+// names contain '_' (docs/trading-api.md), and pmx accepts both spellings from proxies that pass them.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
+import { createWalletClient, custom } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClob, type Harness } from './testing/clob-harness.ts';
+
+const USDC = 1_000_000n;
+let h: Harness;
+let market: { conditionId: string; yes: string; no: string };
+
+type Axios = { interceptors: { request: { use: (f: (c: any) => any) => number; eject: (id: number) => void } } };
+let axios: Axios;
+
+/** The axios instance the client itself imports (its ES module build), so the interceptor sees its requests. */
+async function clientAxios(): Promise<Axios> {
+  const fromClient = createRequire(createRequire(import.meta.url).resolve('@polymarket/clob-client-v2'));
+  const root = dirname(fromClient.resolve('axios/package.json'));
+  const entry: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports['.'].default.default;
+  const module = await import(pathToFileURL(join(root, entry)).href);
+  return module.default as Axios;
+}
+
+function wallet() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  return createWalletClient({ account, transport: custom({ request: async () => { throw new Error('no RPC: the account signs locally'); } }) });
+}
+
+let interceptor: number;
+
+beforeAll(async () => {
+  h = await startClob();
+  market = await h.createMarket();
+  axios = await clientAxios();
+  interceptor = axios.interceptors.request.use((config) => {
+    for (const name of Object.keys(config.headers.toJSON())) {
+      if (!/^POLY_/i.test(name)) continue;
+      const value = config.headers.get(name);
+      config.headers.delete(name);
+      config.headers.set(name.replace(/^POLY_/i, 'SVC-').replaceAll('_', '-'), value);
+    }
+    return config;
+  });
+});
+afterAll(async () => {
+  axios?.interceptors.request.eject(interceptor);
+  await h?.close();
+});
+
+describe('the official client', () => {
+  it('gets API keys, places a resting order, is crossed by a second wallet, reads the book, lists and cancels', async () => {
+    const makerWallet = wallet();
+    const takerWallet = wallet();
+    const bootstrap = new ClobClient({ host: h.url, chain: 137, signer: makerWallet as never, throwOnError: true });
+    const makerCreds = await bootstrap.createOrDeriveApiKey();
+    expect(makerCreds.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await bootstrap.deriveApiKey()).toEqual(makerCreds);
+    const takerCreds = await new ClobClient({ host: h.url, chain: 137, signer: takerWallet as never, throwOnError: true }).createOrDeriveApiKey();
+
+    await h.deposit(makerWallet.account.address, 100n * USDC);
+    await h.deposit(takerWallet.account.address, 50n * USDC, market.yes);
+    const maker = new ClobClient({ host: h.url, chain: 137, signer: makerWallet as never, creds: makerCreds, throwOnError: true });
+    const taker = new ClobClient({ host: h.url, chain: 137, signer: takerWallet as never, creds: takerCreds, throwOnError: true });
+
+    const resting = await maker.createAndPostOrder({ tokenID: market.yes, price: 0.57, size: 20, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(resting).toMatchObject({ success: true, status: 'live' });
+
+    const book = await maker.getOrderBook(market.yes);
+    expect(book.bids).toEqual([{ price: '0.57', size: '20' }]);
+    expect(await maker.getOrderBookHash(book)).toBe(book.hash);
+
+    const crossing = await taker.createAndPostOrder({ tokenID: market.yes, price: 0.55, size: 12, side: Side.SELL }, undefined, OrderType.GTC);
+    expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '12', takingAmount: '6.84' });
+    expect(crossing.transactionsHashes).toHaveLength(1);
+
+    const open = await maker.getOpenOrders({ market: market.conditionId });
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ id: resting.orderID, original_size: '20', size_matched: '12', price: '0.57', side: 'BUY' });
+    expect(await maker.getOrder(resting.orderID)).toMatchObject({ id: resting.orderID });
+
+    const cancelled = await maker.cancelOrder({ orderID: resting.orderID });
+    expect(cancelled).toEqual({ canceled: [resting.orderID], not_canceled: {} });
+    expect(await maker.getOpenOrders()).toEqual([]);
+    expect((await maker.getOrderBook(market.yes)).bids).toEqual([]);
+    h.expectConsistent();
+  });
+
+  it('places a market BUY whose amounts imply a price between ticks', async () => {
+    const sellerWallet = wallet();
+    const buyerWallet = wallet();
+    const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
+    const buyer = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, throwOnError: true });
+    const sellerAuthed = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, creds: await seller.createOrDeriveApiKey(), throwOnError: true });
+    const buyerAuthed = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, creds: await buyer.createOrDeriveApiKey(), throwOnError: true });
+    await h.deposit(sellerWallet.account.address, 100n * USDC, market.no);
+    await h.deposit(buyerWallet.account.address, 20n * USDC);
+    expect(await sellerAuthed.createAndPostOrder({ tokenID: market.no, price: 0.33, size: 100, side: Side.SELL })).toMatchObject({ status: 'live' });
+    const bought = await buyerAuthed.createAndPostMarketOrder({ tokenID: market.no, amount: 10.55, side: Side.BUY }, undefined, OrderType.FOK);
+    expect(bought).toMatchObject({ success: true, status: 'matched', takingAmount: '31.96' });
+    expect(Number(bought.makingAmount)).toBeLessThanOrEqual(10.55);
+    h.expectConsistent();
+  });
+});

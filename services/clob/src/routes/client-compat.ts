@@ -1,0 +1,39 @@
+// Lookups the official client makes before it builds orders (docs/clients.md §3): market info by
+// token or condition id in its compact form, the fee rate, and GET /ok.
+
+import { HttpError, type Route } from '@pmx/http';
+import type { MarketRegistry } from '../markets/market-registry.ts';
+import { tokenRef } from './token-param.ts';
+
+export function clientCompatRoutes(markets: MarketRegistry): Route[] {
+  return [
+    { method: 'GET', path: '/ok', handler: () => ({ body: 'OK' }) },
+    {
+      method: 'GET',
+      path: '/markets-by-token/:token_id',
+      handler: (ctx) => {
+        const ref = tokenRef(markets, ctx.params.token_id);
+        return { body: { condition_id: ref.market.conditionId, primary_token_id: ref.market.tokens[0], secondary_token_id: ref.market.tokens[1] } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/clob-markets/:condition_id',
+      handler: (ctx) => {
+        const market = markets.get(ctx.params.condition_id ?? '');
+        if (market === undefined) throw new HttpError(404, 'market not found');
+        return {
+          body: {
+            c: market.conditionId,
+            t: market.tokens.map((t, i) => ({ t, o: market.outcomes[i] })),
+            mts: Number(market.tickSize),
+            mos: market.minOrderSize / 1_000_000,
+            nr: market.negRisk,
+            fd: { r: 0, e: 0 },
+          },
+        };
+      },
+    },
+    { method: 'GET', path: '/fee-rate', handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }) },
+  ];
+}
