@@ -1,5 +1,7 @@
 // The front end's view of its shards: a market maps to one shard by a stable hash; commands
-// for a shard are batched per event-loop turn, one batch in flight per shard so order holds.
+// for a shard are batched per event-loop turn. A few batches may be in flight per shard: the
+// shard matches them in arrival order and appends their events to its queue in that order while
+// the previous append is still on the wire; replies are applied strictly in batch order.
 // Each reply is handed to `onReply` (risk settlement, book cache) before callers are answered.
 
 import { Piscina } from 'piscina';
@@ -12,6 +14,8 @@ export interface ShardSetOptions {
   redisPrefix: string;
   /** Largest batch sent to a shard at once. */
   maxBatch?: number;
+  /** Batches in flight per shard (matched, their queue appends pipelined). */
+  pipelineDepth?: number;
   onReply: (shard: number, reply: ShardReply) => void;
   now?: () => number;
 }
@@ -35,12 +39,19 @@ export function shardOf(marketKey: string, shards: number): number {
 export class ShardSet {
   private readonly pools: Piscina[];
   private readonly queued: Pending[][];
-  private readonly inFlight: boolean[];
+  private readonly inFlight: number[];
+  private readonly scheduled: boolean[];
+  /** Replies that arrived before an earlier batch's, by batch number, per shard. */
+  private readonly early: Map<number, { pending: Pending[]; outcome: ShardReply | Error }>[];
+  private readonly sent: number[];
+  private readonly applied: number[];
   private readonly maxBatch: number;
+  private readonly depth: number;
   private readonly now: () => number;
 
   constructor(private readonly options: ShardSetOptions) {
     this.maxBatch = options.maxBatch ?? 512;
+    this.depth = options.pipelineDepth ?? 4;
     this.now = options.now ?? Date.now;
     this.pools = Array.from({ length: options.shards }, (_, shard) => {
       const data: ShardWorkerData = { shard, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix };
@@ -49,12 +60,17 @@ export class ShardSet {
         minThreads: 1,
         maxThreads: 1,
         idleTimeout: Infinity,
+        concurrentTasksPerWorker: this.depth,
         workerData: data,
         execArgv: ['--import', 'tsx'],
       });
     });
     this.queued = this.pools.map(() => []);
-    this.inFlight = this.pools.map(() => false);
+    this.inFlight = this.pools.map(() => 0);
+    this.scheduled = this.pools.map(() => false);
+    this.early = this.pools.map(() => new Map());
+    this.sent = this.pools.map(() => 0);
+    this.applied = this.pools.map(() => 0);
   }
 
   get count(): number {
@@ -68,8 +84,8 @@ export class ShardSet {
   submit(shard: number, command: ShardCommand): Promise<ShardResult> {
     return new Promise((resolve, reject) => {
       this.queued[shard]!.push({ command, resolve, reject });
-      if (!this.inFlight[shard]) {
-        this.inFlight[shard] = true;
+      if (!this.scheduled[shard] && this.inFlight[shard]! < this.depth) {
+        this.scheduled[shard] = true;
         setImmediate(() => this.flush(shard));
       }
     });
@@ -81,28 +97,39 @@ export class ShardSet {
   }
 
   private flush(shard: number): void {
+    this.scheduled[shard] = false;
     const queue = this.queued[shard]!;
-    if (queue.length === 0) {
-      this.inFlight[shard] = false;
-      return;
+    while (queue.length > 0 && this.inFlight[shard]! < this.depth) {
+      const pending = queue.splice(0, this.maxBatch);
+      const number = this.sent[shard]!++;
+      this.inFlight[shard]!++;
+      const batch: ShardBatch = { now: this.now(), commands: pending.map((p) => p.command) };
+      this.pools[shard]!.run(batch).then(
+        (reply: ShardReply) => this.settle(shard, number, pending, reply),
+        (error: unknown) => this.settle(shard, number, pending, error instanceof Error ? error : new Error(String(error))),
+      );
     }
-    const pending = queue.splice(0, this.maxBatch);
-    const batch: ShardBatch = { now: this.now(), commands: pending.map((p) => p.command) };
-    this.pools[shard]!.run(batch).then(
-      (reply: ShardReply) => {
-        try {
-          this.options.onReply(shard, reply);
-        } finally {
-          pending.forEach((p, i) => p.resolve(reply.results[i]!));
-          this.flush(shard);
-        }
-      },
-      (error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        for (const p of pending) p.reject(failure);
-        this.flush(shard);
-      },
-    );
+  }
+
+  /** Applies replies in the order their batches were sent, then sends what queued meanwhile. */
+  private settle(shard: number, number: number, pending: Pending[], outcome: ShardReply | Error): void {
+    const early = this.early[shard]!;
+    early.set(number, { pending, outcome });
+    for (let next = early.get(this.applied[shard]!); next !== undefined; next = early.get(this.applied[shard]!)) {
+      early.delete(this.applied[shard]!++);
+      this.inFlight[shard]!--;
+      if (next.outcome instanceof Error) {
+        for (const p of next.pending) p.reject(next.outcome);
+        continue;
+      }
+      const reply = next.outcome;
+      try {
+        this.options.onReply(shard, reply);
+      } finally {
+        next.pending.forEach((p, i) => p.resolve(reply.results[i]!));
+      }
+    }
+    if (this.queued[shard]!.length > 0) this.flush(shard);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,207 @@
+// Trading front-end bench: signed POST /order (single and batches of 15) end to end through
+// uWS → verify pool → shard → queue ack, and GET /book, each measured in the same run as the
+// ceilings it is bounded by (digest + recovery on all cores; hello-world uWS POST and GET).
+// The server runs as its own process on 127.0.0.1 over a throwaway database and Redis prefix.
+// Usage: pnpm --filter @pmx/bench clob [-- --duration 4000 --connections 32]
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import uWS from '@trufflesuite/uws-js-unofficial';
+import { createVerifyPool } from '@pmx/signing';
+import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
+import { runLoad } from '../load.ts';
+import { writeReport, type Row } from '../report.ts';
+import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
+import { EXCHANGE, assertSignsCorrectly, authedRequest, makeTrader, signOrder, type BenchTrader, type PreparedRequest } from './signed-orders.ts';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '4000' }, connections: { type: 'string', default: '32' }, traders: { type: 'string', default: '8' } } });
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const TRADERS = Number(values.traders);
+const PORT = 18_000 + Math.floor(Math.random() * 1000);
+const BASE = `http://127.0.0.1:${PORT}`;
+const OPERATOR_KEY = randomBytes(16).toString('hex');
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+function log(line: string): void {
+  console.log(`bench:clob ${line}`);
+}
+
+async function operator(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+}
+
+async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'services/clob/src/main.ts'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (await fetch(`${BASE}/`).then((r) => r.ok, () => false)) return server;
+  }
+  server.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+function orderLoad(job: OrderLoadJob): Promise<OrderLoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./order-load-child.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (result: OrderLoadResult) => resolve(result));
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`order load exited ${code}`))));
+    child.send(job);
+  });
+}
+
+/** Distinct orders around the middle: about half cross, from traders funded for all of them. */
+function orders(traders: BenchTrader[], tokenId: string, count: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const trader = traders[i % traders.length]!;
+    const side = (i >> 1) % 2 === 0 ? 'BUY' : 'SELL';
+    out.push(signOrder(trader, tokenId, side, 45 + ((i * 7) % 11), 10));
+  }
+  return out;
+}
+
+function helloWorld(): { port: number; close: () => void } {
+  const app = uWS.App();
+  app.get('/hello', (res) => {
+    res.cork(() => res.writeHeader('content-type', 'application/json').end('{"hello":"world"}'));
+  });
+  app.post('/hello', (res) => {
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    const parts: Buffer[] = [];
+    res.onData((chunk, last) => {
+      parts.push(Buffer.from(new Uint8Array(chunk)));
+      if (last && !aborted) {
+        res.cork(() => {
+          res.writeHeader('content-type', 'application/json').end(JSON.stringify({ ok: true, bytes: Buffer.concat(parts).length }));
+        });
+      }
+    });
+  });
+  let socket: unknown;
+  app.listen('127.0.0.1', 0, (listening) => {
+    socket = listening;
+  });
+  return { port: uWS.us_socket_local_port(socket as never), close: () => uWS.us_listen_socket_close(socket as never) };
+}
+
+async function signatureCeiling(requests: PreparedRequest[]): Promise<number> {
+  const threads = availableParallelism();
+  const pool = createVerifyPool({ threads });
+  const items = requests.map((r) => ({ verifyingContract: EXCHANGE, order: (JSON.parse(r.body) as { order: never }).order }));
+  const batch = 100;
+  let done = 0;
+  const start = performance.now();
+  const deadline = start + DURATION;
+  const lane = async () => {
+    let offset = 0;
+    while (performance.now() < deadline) {
+      const slice = items.slice(offset, offset + batch);
+      offset = (offset + batch) % Math.max(batch, items.length - batch);
+      await pool.verify({ chainId: 137, items: slice });
+      done += slice.length;
+    }
+  };
+  await Promise.all(Array.from({ length: threads * 2 }, lane));
+  const rate = done / ((performance.now() - start) / 1000);
+  await pool.destroy();
+  return rate;
+}
+
+const db = await createTestDatabase();
+const prefix = testRedisPrefix();
+const server = await startServer({
+  PMX_PG_URL: db.url,
+  PMX_REDIS_URL: testkitConfig.redisUrl,
+  PMX_REDIS_PREFIX: prefix.slice(0, -1),
+  PMX_CLOB_PORT: String(PORT),
+  PMX_OPERATOR_KEY: OPERATOR_KEY,
+  PMX_RATE_LIMITS: 'false',
+  PMX_AUTH_WINDOW_SECONDS: '3600',
+});
+try {
+  const conditionId = `0x${randomBytes(32).toString('hex')}`;
+  const yes = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+  const no = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+  await operator('/operator/markets', { condition_id: conditionId, question: 'Bench?', tokens: [{ token_id: yes, outcome: 'Yes' }, { token_id: no, outcome: 'No' }], tick_size: '0.01', min_order_size: '5' });
+  const traders: BenchTrader[] = [];
+  for (let i = 0; i < TRADERS; i++) {
+    const trader = await makeTrader(BASE);
+    await operator('/operator/deposit', { address: trader.address, asset: 'collateral', amount: String(10n ** 15n) });
+    await operator('/operator/deposit', { address: trader.address, asset: yes, amount: String(10n ** 15n) });
+    traders.push(trader);
+  }
+  assertSignsCorrectly(traders[0]!, yes);
+
+  log('signing orders…');
+  const now = Math.floor(Date.now() / 1000);
+  const singles = orders(traders, yes, 40_000).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
+  const batchOrders = orders(traders, yes, 60_000);
+  const batches: PreparedRequest[] = [];
+  for (let i = 0; i + 15 <= batchOrders.length; i += 15) batches.push(authedRequest(traders[(i / 15) % TRADERS]!, 'POST', '/orders', batchOrders.slice(i, i + 15).map((o) => ({ ...o, owner: traders[(i / 15) % TRADERS]!.apiKey })), now));
+
+  log('ceilings…');
+  const signaturesPerSec = await signatureCeiling(singles.slice(0, 5000));
+  const hello = helloWorld();
+  const helloPost = await runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
+  const helloGet = await runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
+  hello.close();
+
+  log('POST /order…');
+  const single = await orderLoad({ url: BASE, requests: singles.slice(0, 30_000), connections: CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  log('POST /orders (15 per request)…');
+  const batched = await orderLoad({ url: BASE, requests: batches, connections: CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  log('POST /order at half rate…');
+  const half = await orderLoad({ url: BASE, requests: singles.slice(30_000), connections: CONNECTIONS, durationMs: DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) });
+  log('GET /book…');
+  const book = await runLoad({ url: `${BASE}/book?token_id=${yes}`, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
+
+  const ceiling = Math.min(signaturesPerSec, helloPost.rps);
+  const batchOrdersPerSec = batched.rps * 15;
+  const rows: Row[] = [
+    { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', note: `${availableParallelism()} threads` },
+    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), note: '' },
+    { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), note: '' },
+    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), note: 'ack latency' },
+    { measure: 'GET /book', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), note: `${(book.rps / helloGet.rps * 100).toFixed(0)}% of hello-world GET` },
+  ];
+  writeReport({
+    bench: 'clob',
+    goal: 'POST /order ≥ 50 % of min(ceilings); batches of 15 more; ack p99 < 20 ms at half rate; GET /book ≥ 60 % of hello-world',
+    rows,
+    figures: {
+      signaturesPerSec: Math.round(signaturesPerSec),
+      helloPostRps: Math.round(helloPost.rps),
+      helloGetRps: Math.round(helloGet.rps),
+      orderRps: Math.round(single.rps),
+      orderRatioOfCeiling: Number((single.rps / ceiling).toFixed(3)),
+      orderP50Ms: Number(single.p50Ms.toFixed(3)),
+      orderP99Ms: Number(single.p99Ms.toFixed(3)),
+      orderRejected: single.rejected,
+      firstRejection: single.firstRejection,
+      batchOrdersPerSec: Math.round(batchOrdersPerSec),
+      batchRatioOfCeiling: Number((batchOrdersPerSec / ceiling).toFixed(3)),
+      halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
+      bookRps: Math.round(book.rps),
+      bookRatioOfHelloGet: Number((book.rps / helloGet.rps).toFixed(3)),
+      meetsOrderGoal: single.rps >= 0.5 * ceiling,
+      meetsBatchGoal: batchOrdersPerSec > single.rps,
+      meetsLatencyGoal: half.p99Ms < 20,
+      meetsBookGoal: book.rps >= 0.6 * helloGet.rps,
+    },
+  });
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  const redis = new Redis(testkitConfig.redisUrl);
+  await cleanupRedisPrefix(redis, prefix);
+  redis.disconnect();
+  await db.drop();
+}
