@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { createOrderHasher, recoverAddress, signL2 } from '@pmx/signing';
+import { CLOB_AUTH_EIP712_TYPES, createOrderHasher, recoverAddress, signL2 } from '@pmx/signing';
 import { privateKeyToAccount } from 'viem/accounts';
 
 export const CHAIN_ID = 137;
@@ -31,7 +31,7 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = await account.signTypedData({
     domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
-    types: { ClobAuth: [{ name: 'address', type: 'address' }, { name: 'timestamp', type: 'string' }, { name: 'nonce', type: 'uint256' }, { name: 'message', type: 'string' }] },
+    types: CLOB_AUTH_EIP712_TYPES,
     primaryType: 'ClobAuth',
     message: { address: account.address, timestamp, nonce: 0n, message: 'This message attests that I control the given wallet' },
   });

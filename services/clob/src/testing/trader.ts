@@ -3,37 +3,12 @@
 // SVC-X because uWS 20.30 drops requests whose header names contain '_'.
 
 import { randomBytes } from 'node:crypto';
-import { signL2 } from '@pmx/signing';
+import { CLOB_AUTH_EIP712_TYPES, ORDER_EIP712_TYPES, signL2 } from '@pmx/signing';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
 export const CHAIN_ID = 137;
 export const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
 const ZERO32 = `0x${'0'.repeat(64)}` as const;
-
-const orderTypes = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-    { name: 'timestamp', type: 'uint256' },
-    { name: 'metadata', type: 'bytes32' },
-    { name: 'builder', type: 'bytes32' },
-  ],
-} as const;
-
-const clobAuthTypes = {
-  ClobAuth: [
-    { name: 'address', type: 'address' },
-    { name: 'timestamp', type: 'string' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'message', type: 'string' },
-  ],
-} as const;
 
 export interface Credentials {
   apiKey: string;
@@ -88,7 +63,7 @@ export class Trader {
   async l1Headers(nonce = 0, timestamp = Math.floor(Date.now() / 1000)): Promise<Record<string, string>> {
     const signature = await this.account.signTypedData({
       domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
-      types: clobAuthTypes,
+      types: CLOB_AUTH_EIP712_TYPES,
       primaryType: 'ClobAuth',
       message: { address: this.account.address, timestamp: String(timestamp), nonce: BigInt(nonce), message: 'This message attests that I control the given wallet' },
     });
@@ -130,7 +105,7 @@ export class Trader {
     };
     const signature = await this.account.signTypedData({
       domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: EXCHANGE },
-      types: orderTypes,
+      types: ORDER_EIP712_TYPES,
       primaryType: 'Order',
       message: order,
     });
