@@ -37,7 +37,7 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
   });
   const response = await fetch(`${baseUrl}/auth/api-key`, {
     method: 'POST',
-    headers: { 'SVC-ADDRESS': account.address, 'SVC-SIGNATURE': signature, 'SVC-TIMESTAMP': timestamp, 'SVC-NONCE': '0' },
+    headers: { SVC_ADDRESS: account.address, SVC_SIGNATURE: signature, SVC_TIMESTAMP: timestamp, SVC_NONCE: '0' },
   });
   if (!response.ok) throw new Error(`api key: ${response.status} ${await response.text()}`);
   const creds = (await response.json()) as { apiKey: string; secret: string; passphrase: string };
@@ -84,11 +84,11 @@ export function authedRequest(trader: BenchTrader, method: string, path: string,
     body,
     headers: {
       'content-type': 'application/json',
-      'SVC-ADDRESS': trader.address,
-      'SVC-API-KEY': trader.apiKey,
-      'SVC-PASSPHRASE': trader.passphrase,
-      'SVC-TIMESTAMP': String(timestamp),
-      'SVC-SIGNATURE': signL2(trader.secret, timestamp, method, path, body),
+      SVC_ADDRESS: trader.address,
+      SVC_API_KEY: trader.apiKey,
+      SVC_PASSPHRASE: trader.passphrase,
+      SVC_TIMESTAMP: String(timestamp),
+      SVC_SIGNATURE: signL2(trader.secret, timestamp, method, path, body),
     },
   };
 }

@@ -18,3 +18,4 @@ export { forwardedClientIp } from './client-ip.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
 export { rateLimitHook, type RateLimitHookOptions } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
+export { startHeaderProxy, rewriteHead, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';

@@ -2,7 +2,7 @@
 // trading core and every route module on the one HTTP layer, plus the contract's rate limits.
 
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
+import { createHttpServer, startHeaderProxy, type HeaderProxy, type ListeningHttpServer } from '@pmx/http';
 import { createVerifyPool, type VerifyPool } from '@pmx/signing';
 import { ApiKeyStore } from './auth/api-key-store.ts';
 import { apiKeyAuth, operatorAuth, walletAuth } from './auth/auth-hooks.ts';
@@ -25,10 +25,18 @@ import { ShardSet } from './shards/shard-set.ts';
 import { seedDemo } from './demo.ts';
 import { TradingCore, shardMarket } from './trading-core.ts';
 
+export interface Listening {
+  host: string;
+  /** The public port (the header-normalising front when it is on). */
+  port: number;
+  /** uWS's own port. */
+  directPort: number;
+}
+
 export interface ClobApp {
   core: TradingCore;
   shards: ShardSet;
-  listen(): ListeningHttpServer;
+  listen(): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -78,19 +86,30 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     routes,
     errorShape: 'simple',
     maxBodyBytes: config.maxBodyBytes,
-    trustedProxyHops: config.trustedProxyHops,
+    // Behind the header-normalising front, the front is one more proxy hop.
+    trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
     hooks: { before: config.rateLimits ? clobRateLimits() : [] },
   });
   const sweep = setInterval(() => void shards.broadcast({ type: 'expire' }).catch(() => {}), EXPIRY_SWEEP_MS);
   sweep.unref();
   let listening: ListeningHttpServer | undefined;
+  let front: HeaderProxy | undefined;
 
   return {
     core,
     shards,
-    listen: () => (listening = server.listen(config.port, config.host)),
+    async listen() {
+      if (!config.headerCompat) {
+        listening = server.listen(config.port, config.host);
+        return { host: config.host, port: listening.port, directPort: listening.port };
+      }
+      listening = server.listen(config.directPort, '127.0.0.1');
+      front = await startHeaderProxy({ host: config.host, port: config.port, target: { host: '127.0.0.1', port: listening.port } });
+      return { host: config.host, port: front.port, directPort: listening.port };
+    },
     async close() {
       clearInterval(sweep);
+      await front?.close();
       await listening?.close({ graceMs: 1000 });
       await shards.close();
       await pool.destroy();

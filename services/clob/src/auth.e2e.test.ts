@@ -34,11 +34,11 @@ describe('level 1: API keys from a wallet signature', () => {
   it('refuses a signature by another wallet, a stale timestamp and missing headers', async () => {
     const trader = new Trader(h.url);
     const other = new Trader(h.url);
-    const forged = { ...(await other.l1Headers()), 'SVC-ADDRESS': trader.address };
+    const forged = { ...(await other.l1Headers()), 'SVC_ADDRESS': trader.address };
     expect(await trader.send('POST', '/auth/api-key', { headers: forged })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/Invalid L1/) } });
     const stale = await trader.l1Headers(0, Math.floor(Date.now() / 1000) - 120);
     expect(await trader.send('POST', '/auth/api-key', { headers: stale })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/SVC_TIMESTAMP/) } });
-    const { 'SVC-SIGNATURE': _, ...unsigned } = await trader.l1Headers();
+    const { 'SVC_SIGNATURE': _, ...unsigned } = await trader.l1Headers();
     expect(await trader.send('POST', '/auth/api-key', { headers: unsigned })).toEqual(expect.objectContaining({ status: 401, body: { error: 'missing header SVC_SIGNATURE' } }));
   });
 
@@ -60,16 +60,16 @@ describe('level 2: API key and HMAC', () => {
   it('accepts a correct request, hex or base64url signatures alike', async () => {
     expect((await trader.authed('GET', '/data/orders')).status).toBe(200);
     const headers = trader.l2Headers('GET', '/data/orders');
-    const hex = Buffer.from(headers['SVC-SIGNATURE']!, 'base64url').toString('hex');
-    expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC-SIGNATURE': hex } })).status).toBe(200);
+    const hex = Buffer.from(headers['SVC_SIGNATURE']!, 'base64url').toString('hex');
+    expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': hex } })).status).toBe(200);
   });
 
   it.each([
-    ['SVC-API-KEY', 'missing header SVC_API_KEY'],
-    ['SVC-PASSPHRASE', 'missing header SVC_PASSPHRASE'],
-    ['SVC-SIGNATURE', 'missing header SVC_SIGNATURE'],
-    ['SVC-TIMESTAMP', 'missing header SVC_TIMESTAMP'],
-    ['SVC-ADDRESS', 'missing header SVC_ADDRESS'],
+    ['SVC_API_KEY', 'missing header SVC_API_KEY'],
+    ['SVC_PASSPHRASE', 'missing header SVC_PASSPHRASE'],
+    ['SVC_SIGNATURE', 'missing header SVC_SIGNATURE'],
+    ['SVC_TIMESTAMP', 'missing header SVC_TIMESTAMP'],
+    ['SVC_ADDRESS', 'missing header SVC_ADDRESS'],
   ])('refuses a request without %s', async (name, message) => {
     const headers = trader.l2Headers('GET', '/data/orders');
     delete headers[name];
@@ -79,12 +79,12 @@ describe('level 2: API key and HMAC', () => {
   it('refuses a wrong HMAC, a signature over another body, a stale timestamp, a wrong passphrase, an unknown key and another address', async () => {
     const base = trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}');
     const cases: [Record<string, string>, RegExp][] = [
-      [{ ...base, 'SVC-SIGNATURE': signL2(Buffer.alloc(32).toString('base64url'), base['SVC-TIMESTAMP']!, 'DELETE', '/order', '{"orderID":"0x1"}') }, /SVC_SIGNATURE/],
-      [{ ...base, 'SVC-SIGNATURE': trader.l2Headers('DELETE', '/order', '{"orderID":"0x2"}')['SVC-SIGNATURE']! }, /SVC_SIGNATURE/],
+      [{ ...base, 'SVC_SIGNATURE': signL2(Buffer.alloc(32).toString('base64url'), base['SVC_TIMESTAMP']!, 'DELETE', '/order', '{"orderID":"0x1"}') }, /SVC_SIGNATURE/],
+      [{ ...base, 'SVC_SIGNATURE': trader.l2Headers('DELETE', '/order', '{"orderID":"0x2"}')['SVC_SIGNATURE']! }, /SVC_SIGNATURE/],
       [trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}', Math.floor(Date.now() / 1000) - 31), /SVC_TIMESTAMP/],
-      [{ ...base, 'SVC-PASSPHRASE': 'f'.repeat(64) }, /SVC_PASSPHRASE/],
-      [{ ...base, 'SVC-API-KEY': '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
-      [{ ...base, 'SVC-ADDRESS': new Trader(h.url).address }, /SVC_ADDRESS/],
+      [{ ...base, 'SVC_PASSPHRASE': 'f'.repeat(64) }, /SVC_PASSPHRASE/],
+      [{ ...base, 'SVC_API_KEY': '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
+      [{ ...base, 'SVC_ADDRESS': new Trader(h.url).address }, /SVC_ADDRESS/],
     ];
     for (const [headers, message] of cases) {
       const response = await trader.send('DELETE', '/order', { headers, body: '{"orderID":"0x1"}' });
@@ -100,6 +100,17 @@ describe('level 2: API key and HMAC', () => {
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
     expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
+  });
+});
+
+describe('the two header spellings', () => {
+  it('uWS itself takes SVC-X; the public port takes the contract’s SVC_X', async () => {
+    const direct = new Trader(h.directUrl, undefined, '-');
+    await direct.createApiKey();
+    expect((await direct.authed('GET', '/data/orders')).status).toBe(200);
+    const contract = new Trader(h.url, undefined, '_');
+    await contract.createApiKey();
+    expect((await contract.authed('GET', '/data/orders')).status).toBe(200);
   });
 });
 

@@ -11,6 +11,13 @@ export interface ClobConfig {
   port: number;
   /** Where clients (and the `pmx` CLI) reach this service. */
   url: string;
+  /**
+   * Put the header-normalising front on the public port (SVC_X headers work) with uWS behind it
+   * on `directPort`; false: uWS on the public port, and clients must send SVC-X.
+   */
+  headerCompat: boolean;
+  /** uWS's own port when the front is on (0: an ephemeral loopback port). */
+  directPort: number;
   /** Shard threads, each owning the books of the markets that hash to it. */
   shards: number;
   /** Signature-verification threads. */
@@ -44,6 +51,8 @@ export function loadClobConfig(env: Env): ClobConfig {
     host,
     port,
     url: envString(env, 'PMX_CLOB_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
+    headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
+    directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism()),
     pgUrl: connections.pgUrl,

@@ -8,8 +8,9 @@ const config = loadClobConfig(process.env);
 if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
 if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; running on its slow fallback');
 const app = await createClobApp(config);
-const listening = app.listen();
-console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend})`);
+const listening = await app.listen();
+const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
+console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

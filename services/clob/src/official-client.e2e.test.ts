@@ -1,7 +1,5 @@
 // The official TypeScript client (@polymarket/clob-client-v2) against the real server, unchanged
-// but for an axios request interceptor that renames its POLY_ headers. They become SVC- rather
-// than SVC_: uWS 20.30 (the only native build for Node 20 on npm) drops any request whose header
-// names contain '_' (docs/trading-api.md), and pmx accepts both spellings from proxies that pass them.
+// but for an axios request interceptor that renames its POLY_ headers to SVC_.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -44,7 +42,7 @@ beforeAll(async () => {
       if (!/^POLY_/i.test(name)) continue;
       const value = config.headers.get(name);
       config.headers.delete(name);
-      config.headers.set(name.replace(/^POLY_/i, 'SVC-').replaceAll('_', '-'), value);
+      config.headers.set(name.replace(/^POLY_/i, 'SVC_'), value);
     }
     return config;
   });

@@ -12,6 +12,8 @@ import { Side } from '@pmx/matching';
 
 export interface Harness {
   url: string;
+  /** uWS itself, without the header-normalising front (clients must send SVC-X there). */
+  directUrl: string;
   app: ClobApp;
   operatorKey: string;
   operator(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -39,7 +41,7 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
     ...env,
   });
   const app = await createClobApp(config);
-  const listening = app.listen();
+  const listening = await app.listen();
   const url = `http://127.0.0.1:${listening.port}`;
 
   const operator = async (method: string, path: string, body?: unknown) => {
@@ -53,6 +55,7 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
 
   return {
     url,
+    directUrl: `http://127.0.0.1:${listening.directPort}`,
     app,
     operatorKey,
     operator,

@@ -1,6 +1,6 @@
 // Test-only: a trader as a bot would be written from the contract — a viem wallet that signs
-// ClobAuth and orders (EIP-712), makes API keys and sends level-2 requests. Headers go out as
-// SVC-X because uWS 20.30 drops requests whose header names contain '_'.
+// ClobAuth and orders (EIP-712), makes API keys and sends level-2 requests with the contract's
+// SVC_X headers (or SVC-X, as a client talking to uWS directly must).
 
 import { randomBytes } from 'node:crypto';
 import { CLOB_AUTH_EIP712_TYPES, ORDER_EIP712_TYPES, signL2 } from '@pmx/signing';
@@ -52,8 +52,14 @@ export class Trader {
   constructor(
     readonly baseUrl: string,
     privateKey = generatePrivateKey(),
+    /** '_' as the contract writes them; '-' for uWS without the front. */
+    private readonly separator: '_' | '-' = '_',
   ) {
     this.account = privateKeyToAccount(privateKey);
+  }
+
+  private named(headers: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replaceAll('_', this.separator), value]));
   }
 
   get address(): string {
@@ -67,7 +73,7 @@ export class Trader {
       primaryType: 'ClobAuth',
       message: { address: this.account.address, timestamp: String(timestamp), nonce: BigInt(nonce), message: 'This message attests that I control the given wallet' },
     });
-    return { 'SVC-ADDRESS': this.account.address, 'SVC-SIGNATURE': signature, 'SVC-TIMESTAMP': String(timestamp), 'SVC-NONCE': String(nonce) };
+    return this.named({ SVC_ADDRESS: this.account.address, SVC_SIGNATURE: signature, SVC_TIMESTAMP: String(timestamp), SVC_NONCE: String(nonce) });
   }
 
   async createApiKey(nonce = 0): Promise<Credentials> {
@@ -80,13 +86,13 @@ export class Trader {
   l2Headers(method: string, path: string, body = '', timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
     const c = this.credentials;
     if (c === undefined) throw new Error('no API key yet');
-    return {
-      'SVC-ADDRESS': this.account.address,
-      'SVC-API-KEY': c.apiKey,
-      'SVC-PASSPHRASE': c.passphrase,
-      'SVC-TIMESTAMP': String(timestamp),
-      'SVC-SIGNATURE': signL2(c.secret, timestamp, method, path, body),
-    };
+    return this.named({
+      SVC_ADDRESS: this.account.address,
+      SVC_API_KEY: c.apiKey,
+      SVC_PASSPHRASE: c.passphrase,
+      SVC_TIMESTAMP: String(timestamp),
+      SVC_SIGNATURE: signL2(c.secret, timestamp, method, path, body),
+    });
   }
 
   async signOrder(spec: OrderSpec): Promise<Record<string, unknown>> {

@@ -1,0 +1,92 @@
+// The header-normalising front: contract headers with '_' reach handlers through it, bodies pass
+// byte-exact under both framings and pipelining, and ambiguous framing is refused.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHeaderProxy, rewriteHead, type HeaderProxy } from './header-proxy.ts';
+import { serveForTest, type TestServer } from './test-server.ts';
+import type { Route } from './route.ts';
+
+let server: TestServer;
+let proxy: HeaderProxy;
+
+const routes: Route[] = [
+  { method: 'GET', path: '/whoami', handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }) },
+  { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { bytes: ctx.rawBody.toString('base64'), key: ctx.header('SVC_API_KEY') ?? null } }) },
+];
+
+beforeAll(async () => {
+  server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1 });
+  proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port } });
+});
+afterAll(async () => {
+  await proxy.close();
+  await server.close();
+});
+
+/** Sends raw bytes and reads until the peer has answered `responses` times (or closed). */
+function raw(payload: string, responses = 1): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(proxy.port, '127.0.0.1', () => socket.write(payload));
+    let text = '';
+    const done = () => {
+      socket.destroy();
+      resolve(text);
+    };
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      if ((text.match(/HTTP\/1\.1 /g) ?? []).length >= responses && /\r\n\r\n[\s\S]*\}$/.test(text)) done();
+    });
+    socket.on('close', done);
+    setTimeout(done, 3000);
+  });
+}
+
+describe('header proxy', () => {
+  it('lets a contract header with underscores through, and reports the client address', async () => {
+    const response = await fetch(`http://127.0.0.1:${proxy.port}/whoami`, { headers: { SVC_API_KEY: 'k-1' } });
+    expect(await response.json()).toEqual({ key: 'k-1', ip: '127.0.0.1' });
+  });
+
+  it('passes a Content-Length body byte-exact', async () => {
+    const body = '{"a":"é","b":[1,2,3]}';
+    const response = await fetch(`http://127.0.0.1:${proxy.port}/echo`, { method: 'POST', headers: { SVC_API_KEY: 'k', 'content-type': 'application/json' }, body });
+    expect(Buffer.from(((await response.json()) as { bytes: string }).bytes, 'base64').toString()).toBe(body);
+  });
+
+  it('passes a chunked body and then a pipelined request on the same connection', async () => {
+    const text = await raw(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: c\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n3;ext=1\r\nefg\r\n0\r\n\r\n' +
+        'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: second\r\n\r\n',
+      2,
+    );
+    expect(text).toContain(`"bytes":"${Buffer.from('abcdefg').toString('base64')}"`);
+    expect(text).toContain('"key":"second"');
+  });
+
+  it('refuses ambiguous framing instead of guessing', async () => {
+    expect(await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent_Length: 30\r\n\r\nabc')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc')).toMatch(/^HTTP\/1\.1 400/);
+  });
+
+  it('answers 413 to a chunked body over the limit', async () => {
+    const big = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, maxChunkedBytes: 10 });
+    const reply = await new Promise<string>((resolve) => {
+      const socket = net.connect(big.port, '127.0.0.1', () => socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n01234567890\r\n0\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    await big.close();
+    expect(reply).toMatch(/^HTTP\/1\.1 413/);
+  });
+
+  it('answers 431 to an endless head', async () => {
+    expect(await raw(`GET /whoami HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(70_000)}`)).toMatch(/^HTTP\/1\.1 431/);
+  });
+
+  it('appends to a forwarded-for chain rather than trusting it', () => {
+    const { head } = rewriteHead('GET / HTTP/1.1\r\nX_Forwarded_For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
+    expect(rewriteHead('POST / HTTP/1.1\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' } });
+    expect(head).toBe('GET / HTTP/1.1\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
+  });
+});
