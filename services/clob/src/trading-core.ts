@@ -6,7 +6,7 @@ import { COLLATERAL, RiskBook, settleTrade, type RiskMarket } from '@pmx/risk';
 import { BookCache } from './market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from './markets/market-registry.ts';
 import { OpenOrders } from './orders/open-orders.ts';
-import type { ShardMarket, ShardReply } from './shards/protocol.ts';
+import type { ShardMarket, ShardReply } from '@pmx/events';
 
 export { COLLATERAL };
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { formatHalfTicks, formatPrice, formatUnits } from '@pmx/codec';
 import type { TokenIndex } from '@pmx/matching';
 import type { MarketRecord } from '../markets/market-registry.ts';
-import type { BookLevels } from '../shards/protocol.ts';
+import type { BookLevels } from '@pmx/events';
 
 export interface WireLevel {
   price: string;

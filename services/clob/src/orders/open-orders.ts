@@ -3,7 +3,7 @@
 // GET /data/orders and /data/order/{id}, and ownership checks for cancels.
 
 import { OrderType, Side } from '@pmx/matching';
-import type { ShardEvent } from '../shards/protocol.ts';
+import type { ShardEvent } from '@pmx/events';
 
 export interface OpenOrder {
   orderId: string;

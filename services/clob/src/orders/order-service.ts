@@ -7,7 +7,7 @@ import { Side, type RejectReason } from '@pmx/matching';
 import { orderCost } from '@pmx/risk';
 import type { ApiKeyRecord } from '../auth/api-key-store.ts';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
-import { transactionHash } from '../shards/protocol.ts';
+import { transactionHash } from '@pmx/events';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OrderType, Side } from '@pmx/matching';
-import type { ShardCommand } from './protocol.ts';
+import type { ShardCommand } from '@pmx/events';
 import { ShardHost } from './shard-host.ts';
 
 const TOKEN = 1_000_000;

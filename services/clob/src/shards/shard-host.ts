@@ -3,7 +3,7 @@
 // integers, and reports results, translated events and the levels of every book it touched.
 
 import { MatchingEngine, type EngineEvent } from '@pmx/matching';
-import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from './protocol.ts';
+import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from '@pmx/events';
 
 export class ShardHost {
   private readonly engine = new MatchingEngine();

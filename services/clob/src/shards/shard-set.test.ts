@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderType, Side } from '@pmx/matching';
 import { cleanupRedisPrefix, testkitConfig, testRedisPrefix } from '@pmx/testkit';
-import { shardQueueName, type ShardEvent, type ShardJob, type ShardReply } from './protocol.ts';
+import { shardQueueName, type ShardEvent, type ShardJob, type ShardReply } from '@pmx/events';
 import { ShardSet, shardOf } from './shard-set.ts';
 
 const TOKEN = 1_000_000;

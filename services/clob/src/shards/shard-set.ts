@@ -5,7 +5,7 @@
 // Each reply is handed to `onReply` (risk settlement, book cache) before callers are answered.
 
 import { Piscina } from 'piscina';
-import type { ShardBatch, ShardCommand, ShardReply, ShardResult } from './protocol.ts';
+import type { ShardBatch, ShardCommand, ShardReply, ShardResult } from '@pmx/events';
 import type { ShardWorkerData } from './shard-worker.ts';
 
 export interface ShardSetOptions {

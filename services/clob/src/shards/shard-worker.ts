@@ -6,7 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { SHARD_JOB_NAME, shardQueueName, type ShardBatch, type ShardJob, type ShardReply } from './protocol.ts';
+import { SHARD_JOB_NAME, shardQueueName, type ShardBatch, type ShardJob, type ShardReply } from '@pmx/events';
 import { ShardHost } from './shard-host.ts';
 
 export interface ShardWorkerData {

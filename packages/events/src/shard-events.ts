@@ -1,6 +1,7 @@
-// What the front end and a shard worker say to each other: batches of plain-data commands in,
-// results, events (with external order ids, addresses and market keys) and book levels out.
-// The same events are what the shard appends to its BullMQ queue for ingest.
+// What the front end and a shard worker say to each other, and the one event stream of pmx:
+// batches of plain-data commands in; results, events (with external order ids, addresses and
+// market keys) and book levels out. The same events are what each shard appends to its BullMQ
+// queue, which the ledger, history and WebSocket read.
 
 import { createHash } from 'node:crypto';
 import type { CancelReason, MatchKind, OrderStatus, OrderType, RejectReason, Side, TickSize, TokenIndex } from '@pmx/matching';

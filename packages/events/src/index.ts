@@ -1,0 +1,2 @@
+// Public surface of @pmx/events: the shard protocol and event stream every service shares.
+export * from './shard-events.ts';
