@@ -19,6 +19,10 @@ export type ShardCommand =
       type: 'place';
       orderId: string;
       owner: string;
+      /** The API key that placed it (the order envelope's `owner`). */
+      ownerKey: string;
+      /** The signed order's builder (bytes32 hex). */
+      builder: string;
       market: string;
       token: TokenIndex;
       side: Side;
@@ -75,6 +79,8 @@ export type ShardEvent =
       price: number;
       size: number;
       owner: string;
+      ownerKey: string;
+      builder: string;
       postOnly: boolean;
       expiresAt: number;
     }

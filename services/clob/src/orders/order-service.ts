@@ -100,6 +100,8 @@ export class OrderService {
         type: 'place',
         orderId,
         owner: order.maker,
+        ownerKey: key.apiKey,
+        builder: String(order.signed.builder),
         market: order.market.conditionId,
         token: order.token,
         side: order.side,

@@ -28,6 +28,10 @@ export class ShardHost {
       for (const event of this.engine.takeEvents()) {
         touched.add(event.market);
         const translated = this.translate(event);
+        if (translated.type === 'accepted' && command.type === 'place') {
+          translated.ownerKey = command.ownerKey;
+          translated.builder = command.builder;
+        }
         events.push(translated);
         if (translated.type === 'trade' && result.type === 'place' && result.ok) {
           result.tradeIds.push(translated.tradeId);
@@ -110,7 +114,7 @@ export class ShardHost {
     const market = this.engine.marketKey(event.market);
     switch (event.type) {
       case 'accepted':
-        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]! };
+        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]!, ownerKey: '', builder: '' };
       case 'trade':
         return {
           type: 'trade',
