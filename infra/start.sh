@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts the pmx services on this machine (after infra/setup.sh): today the trading front end
-# (services/clob, port 8080) with demo markets. Ctrl-C stops everything.
+# Starts the pmx services on this machine (after infra/setup.sh): ingest (shard queues → the
+# Postgres ledger) and the trading front end (services/clob, port 8080, with demo markets; it also
+# copies the history into embedded ClickHouse and serves it). Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,8 @@ stop() {
 }
 trap stop INT TERM EXIT
 
+pnpm --silent --filter @pmx/ingest start &
+pids+=($!)
 pnpm --silent --filter @pmx/clob start &
 pids+=($!)
 

@@ -33,8 +33,33 @@ export type ShardCommand =
       expiresAt: number;
     }
   | { type: 'cancel'; orderId: string; owner: string }
+  | {
+      /** Rebuilds the shard's books after a restart: its open orders in original sequence. */
+      type: 'restore';
+      /** The last event sequence number the ledger applied; numbering goes on from it. */
+      seq: number;
+      orders: RestoredOrder[];
+      /** Last trade price per market, first token's ticks. */
+      lastTrades: { market: string; ticks: number }[];
+    }
   | { type: 'cancelOwner'; owner: string; market?: string }
-  | { type: 'expire' };
+  | { type: 'expire' }
+  | { type: 'status' };
+
+/** An open order as the ledger holds it, for `restore`; prices in the order's own token's ticks. */
+export interface RestoredOrder {
+  orderId: string;
+  owner: string;
+  market: string;
+  token: TokenIndex;
+  side: Side;
+  orderType: OrderType;
+  price: number;
+  size: number;
+  remaining: number;
+  expiresAt: number;
+  acceptedAt: number;
+}
 
 export type ShardResult =
   | { type: 'market'; ok: true }
@@ -53,6 +78,14 @@ export type ShardResult =
   | { type: 'cancel'; ok: boolean; remaining: number }
   | { type: 'cancelOwner'; cancelled: string[] }
   | { type: 'expire'; expired: number }
+  | { type: 'restore'; orders: number; stateHash: string }
+  | {
+      type: 'status';
+      seq: number;
+      openOrders: number;
+      /** Hash of every book in priority order by external id, owner and remaining: equal across a restore. */
+      stateHash: string;
+    }
   | { type: 'error'; message: string };
 
 export interface ShardFill {

@@ -74,6 +74,19 @@ export class RiskBook {
     return out;
   }
 
+  /**
+   * Rebuilds the book from the ledger after a restart: what each address holds, what each market
+   * has locked and what was supplied per asset. Reservations are then made again for open orders.
+   */
+  restore(state: { holdings: { address: string; asset: string; amount: number }[]; locked: { market: string; amount: number }[]; supplied: { asset: string; amount: number }[] }): void {
+    if (this.reservations.size > 0) throw new Error('restore: the book already has reservations');
+    this.accounts.clear();
+    this.supplied.clear();
+    for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
+    for (const { market, amount } of state.locked) this.locked.set(market, amount);
+    for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
+  }
+
   /** Operator deposit of collateral or tokens. */
   credit(address: string, asset: string, amount: number): void {
     assertAmount(amount);

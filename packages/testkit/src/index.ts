@@ -3,3 +3,4 @@ export { createTestDatabase, type TestDatabase } from './test-database.ts';
 export { testRedisPrefix, cleanupRedisPrefix, type RedisKeyCleaner } from './redis-prefix.ts';
 export { createTempDir, type TempDir } from './temp-dir.ts';
 export { testkitConfig } from './config.ts';
+export { Trader, limit, CHAIN_ID, EXCHANGE, type Credentials, type OrderSpec, type Response } from './trader.ts';

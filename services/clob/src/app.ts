@@ -1,7 +1,9 @@
 // Wires the trading front end: Postgres-backed registries, shard threads, the verify pool, the
 // trading core and every route module on the one HTTP layer, plus the contract's rate limits.
 
+import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
+import { HistoryFollower } from '@pmx/ledger';
 import { createHttpServer, startHeaderProxy, type HeaderProxy, type ListeningHttpServer } from '@pmx/http';
 import { createVerifyPool, type VerifyPool } from '@pmx/signing';
 import { ApiKeyStore } from './auth/api-key-store.ts';
@@ -10,6 +12,7 @@ import type { ClobConfig } from './config.ts';
 import { MarketRegistry, type MarketRecord } from './markets/market-registry.ts';
 import { ProxyWallets } from './markets/proxy-wallets.ts';
 import { OrderService } from './orders/order-service.ts';
+import { KnownOrders } from './orders/known-orders.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
 import { clobRateLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
@@ -21,8 +24,10 @@ import { marketDataRoutes } from './routes/market-data.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { orderRoutes } from './routes/orders.ts';
+import { tradeRoutes } from './routes/trades.ts';
 import { ShardSet } from './shards/shard-set.ts';
 import { seedDemo } from './demo.ts';
+import { recoverShards } from './recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from './trading-core.ts';
 
 export interface Listening {
@@ -36,6 +41,8 @@ export interface Listening {
 export interface ClobApp {
   core: TradingCore;
   shards: ShardSet;
+  /** Resolves when every shard has recovered from the ledger and trading is open. */
+  ready: Promise<void>;
   listen(): Promise<Listening>;
   close(): Promise<void>;
 }
@@ -56,19 +63,32 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const keys = new ApiKeyStore(sql);
   const proxies = new ProxyWallets(sql);
   const funding = new Funding(sql, core.risk);
+  core.useShards((market) => shards.shardOf(market));
 
   const openMarket = async (market: MarketRecord) => {
     core.addMarket(market);
     await shards.submit(shards.shardOf(market.conditionId), { type: 'market', market: shardMarket(market) });
   };
   for (const market of await markets.load()) await openMarket(market);
-  await Promise.all([keys.load(), proxies.load(), funding.load()]);
-  if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
+  await Promise.all([keys.load(), proxies.load()]);
+  const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
+  const follower = ch === undefined ? undefined : new HistoryFollower({ sql, ch, log: (line) => console.error(`clob history: ${line}`) });
+  if (follower !== undefined) {
+    await follower.start();
+    await sql.listen('pmx_ledger', (payload) => {
+      const [shard, seq] = payload.split(':').map(Number);
+      if (Number.isSafeInteger(shard) && Number.isSafeInteger(seq)) follower.notify(shard!, seq!, 1);
+    });
+  }
+  const ready = recoverShards({ sql, shards, core, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix }).then(async () => {
+    if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
+  });
+  ready.catch(() => {});
 
   const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
   const wallet = walletAuth(authOptions);
   const apiKey = apiKeyAuth(keys, authOptions);
-  const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, {
+  const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, new KnownOrders(sql), {
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
   });
@@ -76,11 +96,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey),
     ...orderRoutes(orders, core.openOrders, markets, apiKey),
+    ...tradeRoutes(sql, ch, apiKey),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
-    ...marketDataRoutes(markets, core.books),
+    ...marketDataRoutes(markets, core.books, (market) => core.isReady(market)),
     ...marketRoutes(markets, core.books),
     ...clientCompatRoutes(markets),
-    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket }, operatorAuth(config.operatorKey)),
+    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }) }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({
     routes,
@@ -98,6 +119,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   return {
     core,
     shards,
+    ready,
     async listen() {
       if (!config.headerCompat) {
         listening = server.listen(config.port, config.host);
@@ -109,6 +131,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     },
     async close() {
       clearInterval(sweep);
+      await ready.catch(() => {});
+      await follower?.close();
+      await ch?.close();
       await front?.close();
       await listening?.close({ graceMs: 1000 });
       await shards.close();

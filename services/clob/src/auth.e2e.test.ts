@@ -3,7 +3,7 @@
 import { signL2 } from '@pmx/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { Trader } from './testing/trader.ts';
+import { Trader } from '@pmx/testkit';
 
 let h: Harness;
 

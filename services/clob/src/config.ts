@@ -25,6 +25,13 @@ export interface ClobConfig {
   pgUrl: string;
   redisUrl: string;
   redisPrefix: string;
+  /**
+   * Copy the ledger's history into ClickHouse and serve it (/prices-history, /trades). Embedded
+   * chdb opens in one process only, so this front end, not ingest, runs the copy by default.
+   */
+  history: boolean;
+  clickhouseUrl: string;
+  clickhousePath: string;
   /** Bearer token of the operator API (markets, funding, proxy wallets). */
   operatorKey: string;
   chainId: number;
@@ -56,6 +63,9 @@ export function loadClobConfig(env: Env): ClobConfig {
     shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism()),
     pgUrl: connections.pgUrl,
+    history: envBool(env, 'PMX_HISTORY', true),
+    clickhouseUrl: connections.clickhouseUrl,
+    clickhousePath: connections.clickhousePath,
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,
     operatorKey: envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY),

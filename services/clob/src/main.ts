@@ -9,6 +9,10 @@ if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('clob: PMX_OPERATOR_KE
 if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; running on its slow fallback');
 const app = await createClobApp(config);
 const listening = await app.listen();
+app.ready.catch((error: unknown) => {
+  console.error('clob: recovery failed:', error);
+  process.exit(1);
+});
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
 console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 

@@ -2,7 +2,7 @@
 // (transfer, mint, merge), cancel, list — with balances and books checked to the base unit.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { Trader, limit } from './testing/trader.ts';
+import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
 let h: Harness;

@@ -2,7 +2,7 @@
 // error shape, the real service's message — and the exchange still consistent afterwards.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { Trader, limit } from './testing/trader.ts';
+import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
 let h: Harness;

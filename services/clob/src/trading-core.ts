@@ -18,15 +18,43 @@ export function shardMarket(market: MarketRecord): ShardMarket {
   return { key: market.conditionId, tokens: market.tokens, tickSize: market.tickSize, minSize: market.minOrderSize };
 }
 
+/** A shard that is still recovering (ARCHITECTURE §6): the caller answers 425. */
+export class ShardNotReadyError extends Error {
+  override readonly name = 'ShardNotReadyError';
+}
+
 export class TradingCore {
   readonly risk = new RiskBook();
   readonly books = new BookCache();
   readonly openOrders = new OpenOrders();
+  private readonly ready = new Set<number>();
+  private shardOf: (market: string) => number = () => 0;
 
   constructor(
     readonly markets: MarketRegistry,
     private readonly now: () => number = Date.now,
   ) {}
+
+  useShards(shardOf: (market: string) => number): void {
+    this.shardOf = shardOf;
+  }
+
+  markReady(shard: number): void {
+    this.ready.add(shard);
+  }
+
+  allReady(shards: number): boolean {
+    return this.ready.size >= shards;
+  }
+
+  isReady(market: string): boolean {
+    return this.ready.has(this.shardOf(market));
+  }
+
+  /** Throws ShardNotReadyError while the market's shard recovers. */
+  assertReady(market: string): void {
+    if (!this.isReady(market)) throw new ShardNotReadyError('the market is recovering after a restart; retry shortly');
+  }
 
   addMarket(market: MarketRecord): void {
     this.risk.addMarket(riskMarket(market));

@@ -46,6 +46,33 @@ export class OpenOrders {
     this.intents.delete(orderId);
   }
 
+  /** An open order read back from the ledger after a restart. */
+  restore(order: { orderId: string; ownerKey: string; owner: string; market: string; token: 0 | 1; assetId: string; side: Side; orderType: OrderType; price: number; size: number; matched: number; expiresAt: number; acceptedAt: number }): void {
+    this.add({
+      orderId: order.orderId,
+      owner: order.ownerKey,
+      maker: order.owner,
+      market: order.market,
+      token: order.token,
+      assetId: order.assetId,
+      side: order.side,
+      orderType: order.orderType,
+      price: order.price,
+      size: order.size,
+      matched: order.matched,
+      expiresAt: order.expiresAt,
+      createdAt: order.acceptedAt,
+      tradeIds: [],
+    });
+  }
+
+  private add(order: OpenOrder): void {
+    this.orders.set(order.orderId, order);
+    let mine = this.byOwner.get(order.owner);
+    if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
+    mine.add(order.orderId);
+  }
+
   apply(event: ShardEvent): void {
     switch (event.type) {
       case 'accepted': {
@@ -53,7 +80,7 @@ export class OpenOrders {
         this.intents.delete(event.orderId);
         const order: OpenOrder = {
           orderId: event.orderId,
-          owner: intent?.owner ?? '',
+          owner: intent?.owner ?? event.ownerKey,
           maker: event.owner,
           market: event.market,
           token: event.token,
@@ -67,10 +94,7 @@ export class OpenOrders {
           createdAt: event.at,
           tradeIds: [],
         };
-        this.orders.set(order.orderId, order);
-        let mine = this.byOwner.get(order.owner);
-        if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
-        mine.add(order.orderId);
+        this.add(order);
         break;
       }
       case 'trade':

@@ -11,6 +11,7 @@ import { transactionHash } from '@pmx/events';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
+import type { KnownOrders } from './known-orders.ts';
 import type { SignatureCheck } from './signature-check.ts';
 
 export interface PlaceOrderResult {
@@ -53,8 +54,6 @@ export interface OrderServiceOptions {
 }
 
 export class OrderService {
-  /** Every order id ever accepted for matching: a replayed signed order is a duplicate. */
-  private readonly seen = new Set<string>();
   private readonly now: () => number;
 
   constructor(
@@ -62,6 +61,8 @@ export class OrderService {
     private readonly shards: ShardSet,
     private readonly signatures: SignatureCheck,
     private readonly proxies: ProxyWallets,
+    /** Every order id ever accepted for matching: a replayed signed order is a duplicate. */
+    private readonly known: KnownOrders,
     private readonly options: OrderServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -69,6 +70,7 @@ export class OrderService {
 
   /** Places one parsed order for an API key; an IntakeError is the caller's 400. */
   async place(order: ParsedOrder, key: ApiKeyRecord): Promise<PlaceOrderResult> {
+    this.core.assertReady(order.market.conditionId);
     const contract = order.market.negRisk ? this.options.negRiskExchangeAddress : this.options.exchangeAddress;
     const verified = await this.signatures.verify(order.signed, contract);
     if ('error' in verified) throw new IntakeError(`Invalid order payload: ${verified.field} ${verified.error}`);
@@ -83,15 +85,15 @@ export class OrderService {
           : `the order maker ${order.maker} is not a registered proxy wallet of the signer`,
       );
     }
-    if (this.seen.has(orderId)) throw new IntakeError(REJECTIONS.duplicate(orderId));
     const terms = checkOrderTerms(order, orderId, this.now());
+    if (await this.known.has(orderId)) throw new IntakeError(REJECTIONS.duplicate(orderId));
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
     const cost = orderCost({ side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
     const reserved = this.core.risk.reserve(orderId, order.maker, asset, cost, terms.size);
     if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
     if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
-    this.seen.add(orderId);
+    this.known.add(orderId);
     this.core.openOrders.expect(orderId, { owner: key.apiKey, assetId: assetOf(order) });
 
     let result;
@@ -144,6 +146,10 @@ export class OrderService {
         const order = this.core.openOrders.get(orderId);
         if (order === undefined || order.owner !== key.apiKey) {
           outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
+          return;
+        }
+        if (!this.core.isReady(order.market)) {
+          outcome.not_canceled[orderId] = 'the market is recovering after a restart; retry shortly';
           return;
         }
         const result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });

@@ -1,5 +1,6 @@
-// Operator deposits and withdrawals: written to Postgres (operator_transfers) and applied to the
-// risk book; at start the book is credited with each address's net transfers.
+// Operator deposits and withdrawals: written to Postgres (operator_transfers, which a trigger
+// turns into ledger entries and balances) and applied to the risk book. After a restart the risk
+// book is rebuilt from the ledger's balances (recovery/), not from here.
 
 import type { Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
@@ -9,15 +10,6 @@ export class Funding {
     private readonly sql: Sql,
     private readonly risk: RiskBook,
   ) {}
-
-  async load(): Promise<void> {
-    const rows = await this.sql<{ address: string; asset: string; amount: string }[]>`
-      SELECT address, asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY address, asset`;
-    for (const row of rows) {
-      const amount = Number(row.amount);
-      if (amount > 0) this.risk.credit(row.address, row.asset, amount);
-    }
-  }
 
   async deposit(address: string, asset: string, amount: number): Promise<void> {
     const who = address.toLowerCase();

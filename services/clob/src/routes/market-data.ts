@@ -9,7 +9,12 @@ import { queryToken, tokenList, tokenRef, type TokenRef } from './token-param.ts
 
 const MAX_TOKENS = 500;
 
-export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Route[] {
+export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isReady: (market: string) => boolean): Route[] {
+  /** A token whose shard has recovered; 425 while it has not. */
+  const ready = (ref: TokenRef): TokenRef => {
+    if (!isReady(ref.market.conditionId)) throw new HttpError(425, 'the market is recovering after a restart; retry shortly');
+    return ref;
+  };
   /** BUY → the best bid, SELL → the best ask (ARCHITECTURE §10), as a decimal string or null. */
   const sidePrice = (ref: TokenRef, side: 'BUY' | 'SELL'): string | null => {
     const quote = books.quote(ref.market, ref.token);
@@ -25,14 +30,14 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       method: 'GET',
       path: '/book',
       handler: (ctx) => {
-        const ref = queryToken(ctx, markets);
+        const ref = ready(queryToken(ctx, markets));
         return { body: books.book(ref.market, ref.token) };
       },
     },
     {
       method: 'POST',
       path: '/books',
-      handler: (ctx) => ({ body: tokenList(ctx, MAX_TOKENS).map((id) => { const ref = tokenRef(markets, id); return books.book(ref.market, ref.token); }) }),
+      handler: (ctx) => ({ body: tokenList(ctx, MAX_TOKENS).map((id) => { const ref = ready(tokenRef(markets, id)); return books.book(ref.market, ref.token); }) }),
     },
     {
       method: 'POST',
@@ -40,7 +45,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       handler: (ctx) => {
         const out: Record<string, { BUY: string; SELL: string }> = {};
         for (const id of tokenList(ctx, MAX_TOKENS)) {
-          const ref = tokenRef(markets, id);
+          const ref = ready(tokenRef(markets, id));
           out[ref.tokenId] = { BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' };
         }
         return { body: out };
@@ -50,7 +55,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       method: 'GET',
       path: '/price',
       handler: (ctx) => {
-        const ref = queryToken(ctx, markets);
+        const ref = ready(queryToken(ctx, markets));
         const wanted = side(ctx.query.get('side'));
         const price = sidePrice(ref, wanted);
         if (price === null) throw new HttpError(404, `no ${wanted === 'BUY' ? 'bids' : 'asks'} for the requested token id`);
@@ -61,7 +66,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       method: 'GET',
       path: '/midpoint',
       handler: (ctx) => {
-        const ref = queryToken(ctx, markets);
+        const ref = ready(queryToken(ctx, markets));
         const mid = books.midpoint(ref.market, ref.token);
         if (mid === null) throw new HttpError(404, 'no midpoint: the book needs both a bid and an ask');
         return { body: { mid } };
@@ -71,7 +76,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       method: 'GET',
       path: '/spread',
       handler: (ctx) => {
-        const ref = queryToken(ctx, markets);
+        const ref = ready(queryToken(ctx, markets));
         const spread = books.spread(ref.market);
         if (spread === null) throw new HttpError(404, 'no spread: the book needs both a bid and an ask');
         return { body: { spread } };
@@ -81,7 +86,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache): Rou
       method: 'GET',
       path: '/last-trade-price',
       handler: (ctx) => {
-        const ref = queryToken(ctx, markets);
+        const ref = ready(queryToken(ctx, markets));
         return { body: { price: books.lastTradePrice(ref.market, ref.token) ?? '' } };
       },
     },

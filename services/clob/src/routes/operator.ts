@@ -86,10 +86,20 @@ export interface OperatorDeps {
   proxies: ProxyWallets;
   /** Makes a new market tradable: risk book and its shard. */
   openMarket: (market: MarketRecord) => Promise<void>;
+  /** False while the shards recover: balances are being rebuilt. */
+  ready: () => boolean;
+  /** Each shard's sequence, open orders and state hash (for operators and recovery checks). */
+  shardStatus: () => Promise<unknown[]>;
 }
 
 export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<object>[] {
   const before = [auth];
+  const funded: Hook<object>[] = [
+    auth,
+    () => {
+      if (!deps.ready()) throw new HttpError(425, 'balances are being rebuilt after a restart; retry shortly');
+    },
+  ];
   return [
     {
       method: 'POST',
@@ -105,7 +115,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
     {
       method: 'POST',
       path: '/operator/deposit',
-      options: { before },
+      options: { before: funded },
       handler: async (ctx) => {
         const { address, asset, amount } = transfer(ctx.json());
         if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
@@ -116,7 +126,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
     {
       method: 'POST',
       path: '/operator/withdraw',
-      options: { before },
+      options: { before: funded },
       handler: async (ctx) => {
         const { address, asset, amount } = transfer(ctx.json());
         if (!(await deps.funding.withdraw(address, asset, amount))) throw new HttpError(400, 'not enough available balance (reserved amounts cannot be withdrawn)');
@@ -132,6 +142,12 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
         if (!ADDRESS.test(address)) throw new HttpError(400, 'address is required');
         return { body: { address: address.toLowerCase(), balances: deps.risk.balances(address.toLowerCase()) } };
       },
+    },
+    {
+      method: 'GET',
+      path: '/operator/state',
+      options: { before },
+      handler: async () => ({ body: { ready: deps.ready(), shards: deps.ready() ? await deps.shardStatus() : [], invariants: deps.risk.checkInvariants() } }),
     },
     {
       method: 'POST',

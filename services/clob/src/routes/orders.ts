@@ -9,6 +9,7 @@ import type { MarketRegistry } from '../markets/market-registry.ts';
 import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
+import { ShardNotReadyError } from '../trading-core.ts';
 import { cursorPage } from './token-param.ts';
 
 const MAX_BATCH = 15;
@@ -17,6 +18,7 @@ const TYPE_NAMES = ['GTC', 'GTD', 'FOK', 'FAK'];
 
 function asUserError(error: unknown): never {
   if (error instanceof IntakeError) throw new HttpError(400, error.message);
+  if (error instanceof ShardNotReadyError) throw new HttpError(425, error.message);
   throw error;
 }
 
@@ -84,7 +86,7 @@ export function orderRoutes(service: OrderService, openOrders: OpenOrders, marke
             try {
               return await service.place(parseOrderEnvelope(envelope, markets), key(ctx));
             } catch (error) {
-              if (!(error instanceof IntakeError)) throw error;
+              if (!(error instanceof IntakeError) && !(error instanceof ShardNotReadyError)) throw error;
               return { success: false, errorMsg: error.message, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
             }
           }),

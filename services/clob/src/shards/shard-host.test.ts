@@ -49,3 +49,60 @@ describe('ShardHost', () => {
     expect(reply.results[0]).toEqual({ type: 'error', message: 'market 0xc1 is not on shard 0' });
   });
 });
+
+describe('ShardHost restore', () => {
+  it('rebuilds books from open orders in sequence, keeps their priority, and numbers events on from the ledger', () => {
+    const host = new ShardHost(1);
+    host.handle({ now: 1, commands: [market] });
+    const restored = host.handle({
+      now: 2,
+      commands: [
+        {
+          type: 'restore',
+          seq: 41,
+          lastTrades: [{ market: '0xc1', ticks: 47 }],
+          orders: [
+            { orderId: '0xold', owner: 'alice', market: '0xc1', token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, remaining: 4 * TOKEN, expiresAt: 0, acceptedAt: 1 },
+            { orderId: '0xnew', owner: 'bob', market: '0xc1', token: 1, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 6 * TOKEN, remaining: 6 * TOKEN, expiresAt: 0, acceptedAt: 2 },
+          ],
+        },
+      ],
+    });
+    expect(restored.results[0]).toMatchObject({ type: 'restore', orders: 2 });
+    expect(restored.books).toEqual([{ market: '0xc1', bids: [], asks: [[50, 10 * TOKEN]], lastTrade: 47 }]);
+    const taker = host.handle({ now: 3, commands: [place('0xt', 'carol', { price: 50, size: 5 * TOKEN })] });
+    expect(taker.events.map((e) => e.seq)).toEqual([42, 43]);
+    const trade = taker.events[1] as Extract<(typeof taker.events)[number], { type: 'trade' }>;
+    expect(trade.fills.map((f) => [f.makerOrderId, f.size])).toEqual([
+      ['0xold', 4 * TOKEN],
+      ['0xnew', TOKEN],
+    ]);
+    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xnew', owner: 'bob' }] }).results[0]).toEqual({ type: 'cancel', ok: true, remaining: 5 * TOKEN });
+  });
+
+  it('a restored shard has the same state hash as the one it replaces', () => {
+    const live = new ShardHost(0);
+    live.handle({ now: 1, commands: [market, place('0xa', 'alice', { price: 40 }), place('0xb', 'bob', { price: 40, size: 7 * TOKEN }), place('0xc', 'carol', { side: Side.SELL, price: 60 })] });
+    const status = live.handle({ now: 2, commands: [{ type: 'status' }] }).results[0] as { seq: number; stateHash: string };
+    const restored = new ShardHost(0);
+    restored.handle({ now: 3, commands: [market] });
+    restored.handle({
+      now: 4,
+      commands: [
+        {
+          type: 'restore',
+          seq: status.seq,
+          lastTrades: [],
+          orders: [
+            { orderId: '0xa', owner: 'alice', market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 40, size: 10 * TOKEN, remaining: 10 * TOKEN, expiresAt: 0, acceptedAt: 1 },
+            { orderId: '0xb', owner: 'bob', market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 40, size: 7 * TOKEN, remaining: 7 * TOKEN, expiresAt: 0, acceptedAt: 1 },
+            { orderId: '0xc', owner: 'carol', market: '0xc1', token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN, remaining: 10 * TOKEN, expiresAt: 0, acceptedAt: 1 },
+          ],
+        },
+      ],
+    });
+    expect(restored.handle({ now: 5, commands: [{ type: 'status' }] }).results[0]).toEqual(status);
+    restored.handle({ now: 6, commands: [{ type: 'cancel', orderId: '0xb', owner: 'bob' }] });
+    expect((restored.handle({ now: 7, commands: [{ type: 'status' }] }).results[0] as { stateHash: string }).stateHash).not.toBe(status.stateHash);
+  });
+});

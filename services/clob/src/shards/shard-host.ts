@@ -2,11 +2,12 @@
 // MatchingEngine, translating between external ids/addresses/market keys and the engine's
 // integers, and reports results, translated events and the levels of every book it touched.
 
+import { createHash } from 'node:crypto';
 import { MatchingEngine, type EngineEvent } from '@pmx/matching';
 import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from '@pmx/events';
 
 export class ShardHost {
-  private readonly engine = new MatchingEngine();
+  private engine = new MatchingEngine();
   private readonly owners = new Map<string, number>();
   private readonly ownerNames: string[] = [];
   private readonly engineIdOf = new Map<string, number>();
@@ -43,7 +44,8 @@ export class ShardHost {
       if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live') this.forget(command.orderId);
       results.push(result);
     }
-    return { results, events, books: [...touched].map((m) => this.levels(m)), seq: this.engine.lastSeq };
+    const books = batch.commands.some((c) => c.type === 'restore') ? this.allLevels() : [...touched].map((m) => this.levels(m));
+    return { results, events, books, seq: this.engine.lastSeq };
   }
 
   private owner(address: string): number {
@@ -107,7 +109,62 @@ export class ShardHost {
       }
       case 'expire':
         return { type: 'expire', expired: this.engine.expire(now) };
+      case 'restore':
+        return this.restore(command);
+      case 'status':
+        return { type: 'status', seq: this.engine.lastSeq, openOrders: this.engine.openOrderCount, stateHash: this.bookStateHash() };
     }
+  }
+
+  /**
+   * The books' contents in priority order, by external order id, owner, price and remaining —
+   * independent of the engine's internal ids, so a restored shard hashes like the one it replaces.
+   */
+  bookStateHash(): string {
+    const snapshot = this.engine.snapshot();
+    const hash = createHash('sha256');
+    for (const m of snapshot.markets) hash.update(`${m.spec.key}|${m.lastTrade};`);
+    for (const o of snapshot.orders) {
+      hash.update(`${o.market}|${this.external(o.orderId)}|${this.ownerNames[o.owner]}|${o.token}|${o.side}|${o.price}|${o.size}|${o.remaining}|${o.orderType}|${o.expiresAt};`);
+    }
+    return hash.digest('hex');
+  }
+
+  /** Replaces the books with the ledger's open orders, in their original sequence. */
+  private restore(command: Extract<ShardCommand, { type: 'restore' }>): ShardResult {
+    const current = this.engine.snapshot();
+    if (current.orders.length > 0) throw new Error(`shard ${this.shard} already has open orders`);
+    const lastTrades = new Map(command.lastTrades.map((t) => [t.market, t.ticks]));
+    const markets = current.markets.map((m) => ({ ...m, lastTrade: lastTrades.get(m.spec.key) ?? m.lastTrade }));
+    const index = new Map(markets.map((m, i) => [m.spec.key, i]));
+    this.engineIdOf.clear();
+    this.externalIdOf.clear();
+    const orders = command.orders.map((order, i) => {
+      const market = index.get(order.market);
+      if (market === undefined) throw new Error(`restore: market ${order.market} is not on shard ${this.shard}`);
+      this.engineIdOf.set(order.orderId, i + 1);
+      this.externalIdOf.set(i + 1, order.orderId);
+      return {
+        orderId: i + 1,
+        market,
+        token: order.token,
+        side: order.side,
+        orderType: order.orderType,
+        price: order.price,
+        size: order.size,
+        remaining: order.remaining,
+        owner: this.owner(order.owner),
+        expiresAt: order.expiresAt,
+        acceptedAt: order.acceptedAt,
+      };
+    });
+    this.engine = MatchingEngine.restore({ version: 1, seq: command.seq, nextOrderId: orders.length + 1, markets, orders });
+    return { type: 'restore', orders: orders.length, stateHash: this.engine.stateHash() };
+  }
+
+  /** Every market's levels, e.g. for the front end's book cache after a restore. */
+  allLevels(): BookLevels[] {
+    return Array.from({ length: this.engine.marketCount() }, (_, m) => this.levels(m));
   }
 
   private translate(event: EngineEvent): ShardEvent {

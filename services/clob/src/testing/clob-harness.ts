@@ -12,6 +12,9 @@ import { Side } from '@pmx/matching';
 
 export interface Harness {
   url: string;
+  /** The front end's own database, and the BullMQ prefix of its shard queues. */
+  sql: TestDatabase['sql'];
+  redisPrefix: string;
   /** uWS itself, without the header-normalising front (clients must send SVC-X there). */
   directUrl: string;
   app: ClobApp;
@@ -38,10 +41,12 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
     PMX_SHARDS: '2',
     PMX_VERIFY_THREADS: '1',
     PMX_OPERATOR_KEY: operatorKey,
+    PMX_HISTORY: 'false',
     ...env,
   });
   const app = await createClobApp(config);
   const listening = await app.listen();
+  await app.ready;
   const url = `http://127.0.0.1:${listening.port}`;
 
   const operator = async (method: string, path: string, body?: unknown) => {
@@ -55,6 +60,8 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
 
   return {
     url,
+    sql: db.sql,
+    redisPrefix: prefix.slice(0, -1),
     directUrl: `http://127.0.0.1:${listening.directPort}`,
     app,
     operatorKey,

@@ -1,0 +1,142 @@
+// Copies committed history from Postgres into ClickHouse behind the ledger, never in its way:
+// per shard it keeps the last sequence number ClickHouse has, and on a timer (or at once when
+// enough committed events are pending) compares it with shard_offsets, reads the newer trades,
+// fills and midpoint changes from Postgres and inserts them in one batch per table. Postgres
+// commits first and is the outbox, so a crash or a ClickHouse outage only delays the history;
+// nothing buffered in memory can be lost. It needs nothing from ingest but Postgres, so it can
+// run in whichever process owns the ClickHouse connection (embedded chdb: one process only).
+
+import type { ClickHouseClient } from '@pmx/clickhouse';
+import type { Sql } from '@pmx/db';
+import { ensureHistorySchema, HISTORY_TABLES } from '../history-tables.ts';
+import { readHistoryRows } from './history-rows.ts';
+
+export interface HistoryFollowerOptions {
+  sql: Sql;
+  ch: ClickHouseClient;
+  /** Longest a committed batch waits before it is copied. Default 200 ms. */
+  flushIntervalMs?: number;
+  /** Copy at once when this many committed events wait. Default 5,000. */
+  flushEvents?: number;
+  /** Most sequence numbers of one shard copied in one insert. Default 20,000. */
+  maxSeqPerFlush?: number;
+  /** Called after a shard's history is in ClickHouse up to `seq`. */
+  onFlushed?: (shard: number, seq: number, at: number) => void;
+  log?: (message: string) => void;
+}
+
+export class HistoryFollower {
+  private readonly copied = new Map<number, number>();
+  private readonly committed = new Map<number, number>();
+  private pendingEvents = 0;
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private failures = 0;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly options: HistoryFollowerOptions) {
+    this.log = options.log ?? ((message) => console.error(`ingest: ${message}`));
+  }
+
+  /** Creates the tables, learns how far ClickHouse is for each shard, and starts copying. */
+  async start(): Promise<void> {
+    await ensureHistorySchema(this.options.ch);
+    const result = await this.options.ch.query({
+      query: `SELECT shard, max(seq) AS seq FROM ${HISTORY_TABLES.offsets} GROUP BY shard`,
+      format: 'JSONEachRow',
+    });
+    for (const row of await result.json<{ shard: number; seq: string }>()) this.copied.set(row.shard, Number(row.seq));
+    await this.readLedgerOffsets();
+    this.schedule();
+  }
+
+  private async readLedgerOffsets(): Promise<void> {
+    const rows = await this.options.sql<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
+    for (const row of rows) {
+      const committed = Number(row.last_seq);
+      if (committed > (this.committed.get(row.shard) ?? 0)) this.committed.set(row.shard, committed);
+      const copied = this.copied.get(row.shard) ?? 0;
+      if (copied > committed) {
+        this.log(`history of shard ${row.shard} is at ${copied} in ClickHouse but the ledger only at ${committed}: ClickHouse holds another ledger's history; copying from ${committed}`);
+        this.copied.set(row.shard, committed);
+      }
+    }
+  }
+
+  /** A hint from an in-process consumer: a batch of `events` was committed for `shard` up to `seq`. */
+  notify(shard: number, seq: number, events: number): void {
+    if (seq > (this.committed.get(shard) ?? 0)) this.committed.set(shard, seq);
+    this.pendingEvents += events;
+    if (this.pendingEvents >= (this.options.flushEvents ?? 5000) && this.running === null) void this.flush().catch(() => undefined);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const base = this.options.flushIntervalMs ?? 200;
+    const delay = this.failures === 0 ? base : Math.min(base * 2 ** this.failures, 10_000);
+    this.timer = setTimeout(() => {
+      this.flush()
+        .catch(() => undefined)
+        .finally(() => this.schedule());
+    }, delay);
+    this.timer.unref();
+  }
+
+  /** One pass: copies every shard that is behind. Concurrent callers share the pass. */
+  flush(): Promise<void> {
+    if (this.running === null) {
+      this.running = this.copyAll().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async copyAll(): Promise<void> {
+    this.pendingEvents = 0;
+    try {
+      await this.readLedgerOffsets();
+      for (const [shard, committed] of this.committed) {
+        while ((this.copied.get(shard) ?? 0) < committed) await this.copyShard(shard, committed);
+      }
+      if (this.failures > 0) this.log(`history copy to ClickHouse resumed after ${this.failures} failed attempts`);
+      this.failures = 0;
+    } catch (error) {
+      if (this.failures++ === 0) this.log(`history copy to ClickHouse failed (the ledger is unaffected; retrying): ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  private async copyShard(shard: number, committed: number): Promise<void> {
+    const from = this.copied.get(shard) ?? 0;
+    const to = Math.min(committed, from + (this.options.maxSeqPerFlush ?? 20_000));
+    const rows = await readHistoryRows(this.options.sql, shard, from, to);
+    const { ch } = this.options;
+    if (rows.trades.length > 0) await ch.insert({ table: HISTORY_TABLES.trades, values: rows.trades, format: 'JSONEachRow' });
+    if (rows.points.length > 0) await ch.insert({ table: HISTORY_TABLES.pricePoints, values: rows.points, format: 'JSONEachRow' });
+    const at = Date.now();
+    await ch.insert({ table: HISTORY_TABLES.offsets, values: [{ shard, seq: to, at }], format: 'JSONEachRow' });
+    this.copied.set(shard, to);
+    this.options.onFlushed?.(shard, to, at);
+  }
+
+  /** Copies until ClickHouse has everything committed so far (tests, shutdown). */
+  async catchUp(): Promise<void> {
+    await this.readLedgerOffsets();
+    const target = new Map(this.committed);
+    while ([...target].some(([shard, seq]) => (this.copied.get(shard) ?? 0) < seq)) await this.flush();
+  }
+
+  copiedSeq(shard: number): number {
+    return this.copied.get(shard) ?? 0;
+  }
+
+  /** Stops the timer and makes one last attempt to copy what is committed. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    await this.flush().catch((error: Error) => this.log(`history: last copy before stopping failed (copied on next start): ${error.message}`));
+  }
+}

@@ -1,0 +1,243 @@
+// The ledger's trades as the contract's Trade objects, for GET /data/trades (the caller's trades,
+// as taker or maker) and GET /builder/trades. Two set-based queries per page: the trades, then
+// all their maker fills. Pure functions of a Postgres pool.
+
+import type { Sql } from '@pmx/db';
+import { formatUnits } from '@pmx/codec';
+import type { PendingQuery, Row } from 'postgres';
+import { trimDecimal } from './decimal-text.ts';
+
+export interface MakerOrder {
+  order_id: string;
+  maker_address: string;
+  owner: string;
+  matched_amount: string;
+  fee_rate_bps: string;
+  price: string;
+  asset_id: string;
+  outcome: string;
+  side: string;
+}
+
+export interface Trade {
+  id: string;
+  taker_order_id: string;
+  market: string;
+  asset_id: string;
+  side: string;
+  size: string;
+  fee_rate_bps: string;
+  price: string;
+  status: string;
+  match_time: string;
+  last_update: string;
+  outcome: string;
+  /** The taker order's maker (funding) address. */
+  maker_address: string;
+  /** The taker order's API key (see docs/ingest.md for how it is found). */
+  owner: string;
+  transaction_hash: string;
+  bucket_index: number;
+  maker_orders: MakerOrder[];
+  /** From the caller's side: TAKER when its order took, MAKER when one of its orders rested. */
+  type: 'TAKER' | 'MAKER';
+}
+
+/** Filters of GET /data/trades; `address` is the authenticated caller (lower-case). */
+export interface TradeQuery {
+  address: string;
+  id?: string;
+  /** Taker address. */
+  taker?: string;
+  /** A maker address among the trade's fills. */
+  maker?: string;
+  /** Condition id. */
+  market?: string;
+  /** Unix seconds: trades strictly before / after. */
+  before?: number;
+  after?: number;
+  offset?: number;
+  /** Default 100. */
+  limit?: number;
+}
+
+export interface TradePage {
+  data: Trade[];
+  limit: number;
+  count: number;
+  /** Offset of the next page, or null when this page is the last (the contract's `LTE=`). */
+  nextOffset: number | null;
+}
+
+/** Filters of GET /builder/trades; `builder` is the builder code (bytes32) of the caller. */
+export interface BuilderTradeQuery {
+  builder: string;
+  id?: string;
+  /** The trade's maker_address (the taker order's funder). */
+  makerAddress?: string;
+  market?: string;
+  /** Token id of the taker's side. */
+  assetId?: string;
+  before?: number;
+  after?: number;
+  offset?: number;
+  limit?: number;
+}
+
+export const DEFAULT_TRADE_LIMIT = 100;
+
+interface TradeRow {
+  trade_id: string;
+  taker_order_id: string;
+  market: string;
+  asset_id: string;
+  side: string;
+  size: string;
+  fee_rate_bps: number;
+  price: string;
+  status: string;
+  match_time: Date;
+  confirmed_at: Date;
+  taker_token: number;
+  taker_address: string;
+  transaction_hash: string;
+  bucket_index: number;
+  outcome0: string;
+  outcome1: string;
+  owner: string;
+  builder_taker: boolean;
+}
+
+interface FillRow {
+  trade_id: string;
+  maker_order_id: string;
+  maker_address: string;
+  maker_token: number;
+  maker_asset_id: string;
+  maker_side: string;
+  size: string;
+  maker_price: string;
+  fee_rate_bps: number;
+  outcome0: string;
+  outcome1: string;
+  owner: string;
+}
+
+/**
+ * An order's API key: the one recorded with the order (shard events carry it), else — for orders
+ * recorded without one — the oldest key of the address that signs for the order's maker (itself,
+ * or a proxy wallet's owner), else the maker address itself.
+ */
+function ownerOf(sql: Sql, order: string, maker: string): PendingQuery<Row[]> {
+  return sql`coalesce(${sql.unsafe(order)}.owner_key, (
+      SELECT k.api_key::text FROM api_keys k
+       WHERE k.address = coalesce((SELECT p.signer FROM proxy_wallets p WHERE p.proxy = ${sql.unsafe(maker)}), ${sql.unsafe(maker)})
+       ORDER BY k.created_at LIMIT 1), ${sql.unsafe(maker)})`;
+}
+
+function timeFilters(sql: Sql, before: number | undefined, after: number | undefined): PendingQuery<Row[]> {
+  return sql`${before === undefined ? sql`` : sql`AND t.match_time < to_timestamp(${before})`}
+             ${after === undefined ? sql`` : sql`AND t.match_time > to_timestamp(${after})`}`;
+}
+
+function pageBounds(offset: number | undefined, limit: number | undefined): { offset: number; limit: number } {
+  return { offset: Math.max(0, Math.trunc(offset ?? 0)), limit: Math.max(1, Math.trunc(limit ?? DEFAULT_TRADE_LIMIT)) };
+}
+
+export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage> {
+  const { offset, limit } = pageBounds(query.offset, query.limit);
+  const address = query.address.toLowerCase();
+  const rows = await sql<TradeRow[]>`
+    SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
+           t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
+           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner, false AS builder_taker
+      FROM trades t
+      JOIN markets m ON m.condition_id = t.market
+      LEFT JOIN orders o ON o.order_id = t.taker_order_id
+     WHERE t.trade_id IN (SELECT trade_id FROM trades WHERE taker_address = ${address}
+                          UNION SELECT trade_id FROM trade_fills WHERE maker_address = ${address})
+       ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
+       ${query.taker === undefined ? sql`` : sql`AND t.taker_address = ${query.taker.toLowerCase()}`}
+       ${query.maker === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${query.maker.toLowerCase()})`}
+       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market}`}
+       ${timeFilters(sql, query.before, query.after)}
+     ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC
+     OFFSET ${offset} LIMIT ${limit + 1}`;
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const data = await withMakers(sql, page, (row) => (row.taker_address === address ? 'TAKER' : 'MAKER'));
+  return { data, limit, count: data.length, nextOffset: more ? offset + limit : null };
+}
+
+/** Trades in which an order whose signed `builder` is this one took part (as taker or maker). */
+export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise<Trade[]> {
+  const { offset, limit } = pageBounds(query.offset, query.limit);
+  const rows = await sql<TradeRow[]>`
+    SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
+           t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
+           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner,
+           coalesce(o.builder = ${query.builder.toLowerCase()}, false) AS builder_taker
+      FROM trades t
+      JOIN markets m ON m.condition_id = t.market
+      LEFT JOIN orders o ON o.order_id = t.taker_order_id
+     WHERE t.trade_id IN (SELECT tt.trade_id FROM trades tt JOIN orders ob ON ob.order_id = tt.taker_order_id WHERE ob.builder = ${query.builder.toLowerCase()}
+                          UNION SELECT f.trade_id FROM trade_fills f JOIN orders ob ON ob.order_id = f.maker_order_id WHERE ob.builder = ${query.builder.toLowerCase()})
+       ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
+       ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
+       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market}`}
+       ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
+       ${timeFilters(sql, query.before, query.after)}
+     ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC
+     OFFSET ${offset} LIMIT ${limit}`;
+  return withMakers(sql, rows, (row) => (row.builder_taker ? 'TAKER' : 'MAKER'));
+}
+
+async function withMakers(sql: Sql, rows: readonly TradeRow[], type: (row: TradeRow) => Trade['type']): Promise<Trade[]> {
+  if (rows.length === 0) return [];
+  const fills = await sql<FillRow[]>`
+    SELECT f.trade_id, f.maker_order_id, f.maker_address, f.maker_token, f.maker_asset_id, f.maker_side, f.size,
+           f.maker_price::text AS maker_price, f.fee_rate_bps, m.outcome0, m.outcome1,
+           ${ownerOf(sql, 'o', 'f.maker_address')} AS owner
+      FROM trade_fills f
+      JOIN trades t ON t.trade_id = f.trade_id
+      JOIN markets m ON m.condition_id = t.market
+      LEFT JOIN orders o ON o.order_id = f.maker_order_id
+     WHERE f.trade_id IN ${sql(rows.map((r) => r.trade_id))}
+     ORDER BY f.trade_id, f.idx`;
+  const makers = new Map<string, MakerOrder[]>();
+  for (const f of fills) {
+    let list = makers.get(f.trade_id);
+    if (list === undefined) makers.set(f.trade_id, (list = []));
+    list.push({
+      order_id: f.maker_order_id,
+      maker_address: f.maker_address,
+      owner: f.owner,
+      matched_amount: formatUnits(BigInt(f.size)),
+      fee_rate_bps: String(f.fee_rate_bps),
+      price: trimDecimal(f.maker_price),
+      asset_id: f.maker_asset_id,
+      outcome: f.maker_token === 0 ? f.outcome0 : f.outcome1,
+      side: f.maker_side,
+    });
+  }
+  return rows.map((row) => ({
+    id: row.trade_id,
+    taker_order_id: row.taker_order_id,
+    market: row.market,
+    asset_id: row.asset_id,
+    side: row.side,
+    size: formatUnits(BigInt(row.size)),
+    fee_rate_bps: String(row.fee_rate_bps),
+    price: trimDecimal(row.price),
+    status: row.status,
+    match_time: row.match_time.toISOString(),
+    last_update: row.confirmed_at.toISOString(),
+    outcome: row.taker_token === 0 ? row.outcome0 : row.outcome1,
+    maker_address: row.taker_address,
+    owner: row.owner,
+    transaction_hash: row.transaction_hash,
+    bucket_index: row.bucket_index,
+    maker_orders: makers.get(row.trade_id) ?? [],
+    type: type(row),
+  }));
+}

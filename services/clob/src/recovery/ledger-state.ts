@@ -1,0 +1,73 @@
+// Reads what a restarting front end needs from the ledger, in one consistent snapshot: open
+// orders in their original sequence, each shard's last applied sequence number, balances,
+// collateral locked per market, what was supplied per asset, and each market's last trade.
+
+import type { Sql } from '@pmx/db';
+import { OrderType, Side, type TokenIndex } from '@pmx/matching';
+import type { RestoredOrder } from '@pmx/events';
+
+export interface LedgerOrder extends RestoredOrder {
+  ownerKey: string;
+  assetId: string;
+  matched: number;
+  shard: number;
+}
+
+export interface LedgerState {
+  orders: LedgerOrder[];
+  offsets: Map<number, number>;
+  holdings: { address: string; asset: string; amount: number }[];
+  locked: { market: string; amount: number }[];
+  supplied: { asset: string; amount: number }[];
+  /** First token's ticks of each market's last trade. */
+  lastTrades: Map<string, number>;
+}
+
+const TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
+
+export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined): Promise<LedgerState> {
+  return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+    const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
+      SELECT order_id, owner, owner_key, market, token, asset_id, side, order_type, price_ticks, size, matched, expires_at, created_at, shard
+        FROM orders WHERE status = 'live' ORDER BY shard, accepted_seq`;
+    const offsets = await tx<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
+    const balances = await tx<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
+    const locked = await tx<{ condition_id: string; locked: string }[]>`SELECT condition_id, locked::text FROM market_collateral`;
+    const supplied = await tx<{ asset: string; amount: string }[]>`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
+    const trades = await tx<{ market: string; taker_token: number; price_ticks: number }[]>`
+      SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, match_time DESC, seq DESC`;
+    const lastTrades = new Map<string, number>();
+    for (const t of trades) {
+      const n = ticksPerUnit(t.market);
+      if (n !== undefined) lastTrades.set(t.market, t.taker_token === 0 ? t.price_ticks : n - t.price_ticks);
+    }
+    return {
+      orders: orders.map((o) => {
+        const size = Number(o.size);
+        const matched = Number(o.matched);
+        return {
+          orderId: o.order_id,
+          owner: o.owner,
+          ownerKey: o.owner_key ?? '',
+          market: o.market,
+          token: o.token as TokenIndex,
+          assetId: o.asset_id,
+          side: o.side === 'BUY' ? Side.BUY : Side.SELL,
+          orderType: TYPES[o.order_type]!,
+          price: o.price_ticks,
+          size,
+          matched,
+          remaining: size - matched,
+          expiresAt: o.expires_at?.getTime() ?? 0,
+          acceptedAt: o.created_at.getTime(),
+          shard: o.shard,
+        };
+      }),
+      offsets: new Map(offsets.map((o) => [o.shard, Number(o.last_seq)])),
+      holdings: balances.map((b) => ({ address: b.address, asset: b.asset, amount: Number(b.amount) })),
+      locked: locked.map((l) => ({ market: l.condition_id, amount: Number(l.locked) })),
+      supplied: supplied.map((s) => ({ asset: s.asset, amount: Number(s.amount) })),
+      lastTrades,
+    };
+  }) as Promise<LedgerState>;
+}

@@ -1,0 +1,88 @@
+// Start-up recovery (ARCHITECTURE §6): ingest first applies everything in every shard's queue to
+// Postgres; then, from one consistent read of the ledger, the risk book (balances, locked
+// collateral, reservations of open orders), the open orders and each shard's books are rebuilt,
+// and event numbering goes on from the ledger's last sequence. Until then the shard answers 425.
+
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { shardQueueName } from '@pmx/events';
+import type { Sql } from '@pmx/db';
+import { Side } from '@pmx/matching';
+import { orderCost } from '@pmx/risk';
+import type { ShardSet } from '../shards/shard-set.ts';
+import { COLLATERAL, type TradingCore } from '../trading-core.ts';
+import { readLedgerState } from './ledger-state.ts';
+
+export interface RecoveryOptions {
+  sql: Sql;
+  shards: ShardSet;
+  core: TradingCore;
+  redisUrl: string;
+  redisPrefix: string;
+  log?: (line: string) => void;
+  pollMs?: number;
+}
+
+/**
+ * Resolves once the ledger has applied every event the shard's queue still holds: its offset has
+ * reached the highest sequence of any job left (a crashed consumer's job may stay "active" in
+ * BullMQ for a while after ingest has applied it).
+ */
+async function drained(queue: Queue, shard: number, sql: Sql, log: (line: string) => void, pollMs: number): Promise<void> {
+  let reported = 0;
+  for (;;) {
+    const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'], 0, -1);
+    const highest = jobs.reduce((max, job) => Math.max(max, (job?.data as { toSeq?: number } | undefined)?.toSeq ?? 0), 0);
+    const [row] = await sql<{ last_seq: string }[]>`SELECT last_seq FROM shard_offsets WHERE shard = ${shard}`;
+    const applied = Number(row?.last_seq ?? 0);
+    if (applied >= highest) return;
+    if (Date.now() - reported > 5000) {
+      reported = Date.now();
+      log(`clob: shard ${shard} waits for ingest: the ledger is at event ${applied}, the queue holds up to ${highest}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+export async function recoverShards(options: RecoveryOptions): Promise<void> {
+  const { sql, shards, core } = options;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  try {
+    await Promise.all(
+      Array.from({ length: shards.count }, async (_, shard) => {
+        const queue = new Queue(shardQueueName(shard), { connection, prefix: options.redisPrefix });
+        await drained(queue, shard, sql, log, options.pollMs ?? 200);
+        await queue.close();
+      }),
+    );
+  } finally {
+    connection.disconnect();
+  }
+
+  const state = await readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit);
+  const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
+  if (moved !== undefined) {
+    throw new Error(`open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`);
+  }
+  core.risk.restore(state);
+  for (const order of state.orders) {
+    const market = core.markets.get(order.market)!;
+    const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
+    const cost = orderCost({ side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit });
+    if (core.risk.reserve(order.orderId, order.owner, asset, cost, order.remaining) !== 'ok') {
+      log(`clob: the ledger cannot cover open order ${order.orderId} of ${order.owner}; it is restored unreserved`);
+    }
+    core.openOrders.restore(order);
+  }
+  await Promise.all(
+    Array.from({ length: shards.count }, async (_, shard) => {
+      const mine = state.orders.filter((o) => o.shard === shard);
+      const lastTrades = [...state.lastTrades].filter(([market]) => shards.shardOf(market) === shard).map(([market, ticks]) => ({ market, ticks }));
+      const result = await shards.submit(shard, { type: 'restore', seq: state.offsets.get(shard) ?? 0, orders: mine, lastTrades });
+      if (result.type !== 'restore') throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);
+      core.markReady(shard);
+      log(`clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`);
+    }),
+  );
+}

@@ -1,0 +1,140 @@
+// The ledger's and history's read side on the front end: the caller's trades (level 2), builder
+// trades, a market's recent trades, and price history — from Postgres and ClickHouse through
+// @pmx/ledger.
+
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Sql } from '@pmx/db';
+import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
+import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
+import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
+import { CURSOR_END, cursorOffset } from './token-param.ts';
+
+const PAGE = 100;
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+function seconds(value: string | null, name: string): number | undefined {
+  if (value === null || value === '') return undefined;
+  if (!/^\d{1,12}$/.test(value)) throw new HttpError(400, `${name} must be a Unix timestamp in seconds`);
+  return Number(value);
+}
+
+function text(ctx: RequestContext<any>, name: string): string | undefined {
+  const value = ctx.query.get(name);
+  return value === null || value === '' ? undefined : value;
+}
+
+function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: unknown; fidelity?: unknown }): PriceHistoryOptions {
+  const number = (value: unknown, name: string): number | undefined => {
+    if (value === undefined || value === null || value === '') return undefined;
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n) || n < 0) throw new HttpError(400, `${name} must be a non-negative integer`);
+    return n;
+  };
+  if (raw.interval !== undefined && raw.interval !== '' && !isPriceInterval(raw.interval)) throw new HttpError(400, 'interval must be one of 1m, 1w, 1d, 6h, 1h, max');
+  const fidelity = number(raw.fidelity, 'fidelity');
+  if (fidelity === 0) throw new HttpError(400, 'fidelity must be at least 1 minute');
+  return {
+    startTs: number(raw.startTs, 'startTs'),
+    endTs: number(raw.endTs, 'endTs'),
+    interval: raw.interval === '' ? undefined : (raw.interval as PriceHistoryOptions['interval']),
+    fidelity,
+  };
+}
+
+export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+  const history = (): ClickHouseClient => {
+    if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
+    return ch;
+  };
+  const page = (offset: number, count: number, nextOffset: number | null) => ({
+    next_cursor: nextOffset === null ? CURSOR_END : Buffer.from(String(nextOffset)).toString('base64'),
+    limit: PAGE,
+    count,
+    offset,
+  });
+  return [
+    {
+      method: 'GET',
+      path: '/data/trades',
+      options: { before: [auth] },
+      handler: async (ctx) => {
+        const offset = cursorOffset(ctx.query.get('next_cursor'));
+        if (offset < 0) return { body: { data: [], next_cursor: CURSOR_END, limit: PAGE, count: 0 } };
+        const result = await listTrades(sql, {
+          address: ctx.locals.apiKey!.address,
+          id: text(ctx, 'id'),
+          taker: text(ctx, 'taker'),
+          maker: text(ctx, 'maker'),
+          market: text(ctx, 'market'),
+          before: seconds(ctx.query.get('before'), 'before'),
+          after: seconds(ctx.query.get('after'), 'after'),
+          offset,
+          limit: PAGE,
+        });
+        const { next_cursor, limit, count } = page(offset, result.count, result.nextOffset);
+        return { body: { data: result.data, next_cursor, limit, count } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/builder/trades',
+      handler: async (ctx) => {
+        const builder = text(ctx, 'builder');
+        if (builder === undefined || !BYTES32.test(builder)) throw new HttpError(400, 'builder (the bytes32 builder code) is required');
+        const offset = cursorOffset(ctx.query.get('next_cursor'));
+        if (offset < 0) return { body: [] };
+        return {
+          body: await builderTrades(sql, {
+            builder,
+            id: text(ctx, 'id'),
+            makerAddress: text(ctx, 'maker_address'),
+            market: text(ctx, 'market'),
+            assetId: text(ctx, 'asset_id'),
+            before: seconds(ctx.query.get('before'), 'before'),
+            after: seconds(ctx.query.get('after'), 'after'),
+            offset,
+            limit: PAGE,
+          }),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/trades',
+      handler: async (ctx) => {
+        const market = text(ctx, 'market');
+        if (market === undefined) throw new HttpError(400, 'market (a condition id) is required');
+        const limit = ctx.query.get('limit');
+        if (limit !== null && !/^\d{1,4}$/.test(limit)) throw new HttpError(400, 'limit must be an integer up to 1000');
+        return { body: await recentTrades(history(), { market, assetId: text(ctx, 'asset_id'), before: seconds(ctx.query.get('before'), 'before'), limit: limit === null ? undefined : Number(limit) }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/prices-history',
+      handler: async (ctx) => {
+        const market = text(ctx, 'market');
+        if (market === undefined) throw new HttpError(400, 'market (a token id) is required');
+        const options = historyOptions({ startTs: ctx.query.get('startTs') ?? undefined, endTs: ctx.query.get('endTs') ?? undefined, interval: ctx.query.get('interval') ?? undefined, fidelity: ctx.query.get('fidelity') ?? undefined });
+        return { body: { history: await priceHistory(history(), market, options) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/batch-prices-history',
+      handler: async (ctx) => {
+        const body = ctx.json();
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"markets": [token ids], …}');
+        const { markets, start_ts, end_ts, interval, fidelity, ...rest } = body as Record<string, unknown>;
+        if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
+        if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string')) throw new HttpError(400, 'markets must be a non-empty array of token ids');
+        try {
+          return { body: await batchPriceHistory(history(), markets as string[], historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity })) };
+        } catch (error) {
+          if (error instanceof PriceHistoryError) throw new HttpError(400, error.message);
+          throw error;
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,44 @@
+// Everything ingest reads from the environment, with defaults that run on a fresh machine after
+// infra/setup.sh. Nothing else in this service reads process.env.
+
+import { availableParallelism } from 'node:os';
+import { connectionSettings, envBool, envInt, type Env } from '@pmx/config';
+
+export interface IngestConfig {
+  pgUrl: string;
+  redisUrl: string;
+  /** BullMQ prefix of the shard queues; the front end uses the same. */
+  redisPrefix: string;
+  /** Empty: embedded chdb at clickhousePath. */
+  clickhouseUrl: string;
+  clickhousePath: string;
+  /** Shard queues to consume: must equal the front end's PMX_SHARDS. */
+  shards: number;
+  /**
+   * Copy the history into ClickHouse from this process. Off by default: embedded chdb can be open
+   * in one process only, and the trading front end, which serves the history, runs the copy.
+   */
+  history: boolean;
+  /** Longest a committed batch waits before it is copied to ClickHouse, ms. */
+  historyFlushMs: number;
+  /** How often failed batches are retried, ms. */
+  healIntervalMs: number;
+  /** Most consecutive batches of one shard committed in one transaction. */
+  maxBatchesPerTransaction: number;
+}
+
+export function loadIngestConfig(env: Env): IngestConfig {
+  const connections = connectionSettings(env);
+  return {
+    pgUrl: connections.pgUrl,
+    redisUrl: connections.redisUrl,
+    redisPrefix: connections.redisPrefix,
+    clickhouseUrl: connections.clickhouseUrl,
+    clickhousePath: connections.clickhousePath,
+    shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
+    history: envBool(env, 'PMX_INGEST_HISTORY', false),
+    historyFlushMs: envInt(env, 'PMX_INGEST_HISTORY_FLUSH_MS', 200),
+    healIntervalMs: envInt(env, 'PMX_INGEST_HEAL_INTERVAL_MS', 5000),
+    maxBatchesPerTransaction: envInt(env, 'PMX_INGEST_MAX_BATCHES_PER_TX', 64),
+  };
+}

@@ -1,0 +1,43 @@
+// `pnpm --filter @pmx/ingest start`: consumes every shard queue into the Postgres ledger and
+// copies the history into ClickHouse until SIGINT/SIGTERM, then finishes the batches in hand.
+
+import { openClickHouse } from '@pmx/clickhouse';
+import { connectPostgres } from '@pmx/db';
+import { Redis } from 'ioredis';
+import { loadIngestConfig } from './config.ts';
+import { startIngest } from './ingest.ts';
+
+const config = loadIngestConfig(process.env);
+const sql = connectPostgres(config.pgUrl, { max: config.shards + 4 });
+const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
+const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+
+const ingest = await startIngest({
+  sql,
+  ch,
+  redis,
+  prefix: config.redisPrefix,
+  shards: config.shards,
+  healIntervalMs: config.healIntervalMs,
+  maxBatchesPerTransaction: config.maxBatchesPerTransaction,
+  history: { flushIntervalMs: config.historyFlushMs },
+});
+const historyTarget = ch === undefined ? 'copied by another process' : `in ${config.clickhouseUrl || config.clickhousePath}`;
+console.log(`ingest: consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`ingest: ${signal}, finishing the batches in hand`);
+  try {
+    await ingest.close();
+  } finally {
+    redis.disconnect();
+    await ch?.close();
+    await sql.end({ timeout: 5 });
+  }
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,117 @@
+// checkLedger passes on a ledger built from real engine events, and catches each kind of damage.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Side } from '@pmx/matching';
+import { COLLATERAL } from '@pmx/risk';
+import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { MarketDirectory } from './ledger/market-directory.ts';
+import { ShardLedger } from './ledger/shard-ledger.ts';
+import { EngineShard } from './testing/engine-shard.ts';
+import { deposit, insertMarket, testMarket, TOKEN } from './testing/ledger-fixtures.ts';
+import { checkLedger } from '@pmx/ledger';
+
+let db: TestDatabase;
+const market = testMarket('check');
+const undo: (() => Promise<unknown>)[] = [];
+
+/** Runs a corrupting statement and remembers how to put things back. */
+async function corrupt(damage: () => Promise<unknown>, repair: () => Promise<unknown>): Promise<string[]> {
+  await damage();
+  undo.push(repair);
+  return checkLedger(db.sql);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const shard = new EngineShard(0);
+  const ledger = new ShardLedger(db.sql, 0, new MarketDirectory(db.sql));
+  await insertMarket(db.sql, market, shard);
+  await deposit(db.sql, 'alice', COLLATERAL, 100 * TOKEN, shard);
+  await deposit(db.sql, 'bob', COLLATERAL, 100 * TOKEN, shard);
+  await deposit(db.sql, 'bob', market.tokens[0], 10 * TOKEN, shard);
+  const job = shard.batch(1, (ops) => {
+    ops.place({ id: 'a', owner: 'alice', market, token: 0, side: Side.BUY, price: 60, size: 20 * TOKEN });
+    ops.place({ id: 'b', owner: 'bob', market, token: 1, side: Side.BUY, price: 45, size: 10 * TOKEN }); // mint 10
+    ops.place({ id: 'c', owner: 'bob', market, token: 0, side: Side.SELL, price: 55, size: 5 * TOKEN }); // transfer 5
+  })!;
+  await ledger.apply(job);
+  await deposit(db.sql, 'alice', COLLATERAL, -10 * TOKEN, shard);
+});
+
+afterEach(async () => {
+  while (undo.length > 0) await undo.pop()!();
+  expect(await checkLedger(db.sql)).toEqual([]);
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('checkLedger', () => {
+  it('finds nothing wrong with a ledger built from engine events and transfers', async () => {
+    expect(await db.sql`SELECT count(*)::int AS n FROM trades`).toEqual([{ n: 2 }]);
+    expect(await checkLedger(db.sql)).toEqual([]);
+  });
+
+  it('catches a balance that no longer equals its ledger entries', async () => {
+    const problems = await corrupt(
+      () => db.sql`UPDATE balances SET amount = amount + 1 WHERE address = 'alice' AND asset = 'collateral'`,
+      () => db.sql`UPDATE balances SET amount = amount - 1 WHERE address = 'alice' AND asset = 'collateral'`,
+    );
+    expect(problems).toContain(`balance of alice in collateral is 81000001 but its ledger entries sum to 81000000`);
+    expect(problems.some((p) => p.startsWith('collateral held'))).toBe(true);
+  });
+
+  it('catches money created with a matching entry: conservation breaks', async () => {
+    const problems = await corrupt(
+      async () => {
+        await db.sql`INSERT INTO ledger_entries (address, asset, delta, cause) VALUES ('mallory', 'collateral', 5, 'trade')`;
+        await db.sql`INSERT INTO balances (address, asset, amount) VALUES ('mallory', 'collateral', 5)`;
+      },
+      async () => {
+        await db.sql`DELETE FROM ledger_entries WHERE address = 'mallory'`;
+        await db.sql`DELETE FROM balances WHERE address = 'mallory'`;
+      },
+    );
+    expect(problems).toEqual(['collateral held 180000005 + locked 10000000 = 190000005, but deposits − withdrawals = 190000000']);
+  });
+
+  it('catches locked collateral that does not match the tokens in circulation', async () => {
+    const problems = await corrupt(
+      () => db.sql`UPDATE market_collateral SET locked = locked - 1`,
+      () => db.sql`UPDATE market_collateral SET locked = locked + 1`,
+    );
+    expect(problems.filter((p) => p.startsWith('token '))).toHaveLength(2);
+    expect(problems.some((p) => p.startsWith('collateral held'))).toBe(true);
+  });
+
+  it('catches a position out of step with its balance, and an order out of step with its trades', async () => {
+    const problems = await corrupt(
+      async () => {
+        await db.sql`UPDATE positions SET size = size + 1 WHERE address = 'alice'`;
+        await db.sql`UPDATE orders SET matched = matched - 10000 WHERE order_id = 'a'`;
+      },
+      async () => {
+        await db.sql`UPDATE positions SET size = size - 1 WHERE address = 'alice'`;
+        await db.sql`UPDATE orders SET matched = matched + 10000 WHERE order_id = 'a'`;
+      },
+    );
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^position of alice in \d+ is 15000001 but the balance is 15000000$/);
+    expect(problems[1]).toBe('order a (live, size 20000000) has matched 14990000 but its trades sum to 15000000');
+  });
+
+  it('catches an operator transfer that never reached the ledger', async () => {
+    const problems = await corrupt(
+      async () => {
+        await db.sql`ALTER TABLE operator_transfers DISABLE TRIGGER operator_transfers_ledger`;
+        await db.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES ('carol', 'collateral', 7)`;
+        await db.sql`ALTER TABLE operator_transfers ENABLE TRIGGER operator_transfers_ledger`;
+      },
+      () => db.sql`DELETE FROM operator_transfers WHERE address = 'carol'`,
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^operator transfer \d+ has no ledger entry$/),
+      'collateral held 180000000 + locked 10000000 = 190000000, but deposits − withdrawals = 190000007',
+    ]);
+  });
+});

@@ -1,0 +1,143 @@
+// GET /data/trades and /builder/trades over a ledger built from real engine events: every field
+// of the contract's Trade, the caller's side (TAKER/MAKER), the filters and the paging.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Side } from '@pmx/matching';
+import { COLLATERAL } from '@pmx/risk';
+import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { MarketDirectory } from './ledger/market-directory.ts';
+import { ShardLedger } from './ledger/shard-ledger.ts';
+import { transactionHash, type ShardEvent } from '@pmx/events';
+import { EngineShard } from './testing/engine-shard.ts';
+import { deposit, insertMarket, testMarket, TOKEN } from './testing/ledger-fixtures.ts';
+import { builderTrades, listTrades } from '@pmx/ledger';
+
+const address = (start: string): string => `0x${start.padEnd(40, '0')}`;
+const ALICE = address('a11ce');
+const BOB = address('b0b');
+const CAROL = address('ca201');
+const ERIN = address('e214');
+const KEYS = {
+  alice: '11111111-1111-4111-8111-111111111111',
+  bob: '22222222-2222-4222-8222-222222222222',
+  bobSecond: '33333333-3333-4333-8333-333333333333',
+  erin: '55555555-5555-4555-8555-555555555555',
+};
+const T0 = 1_700_000_000_000;
+const BUILDER = `0x${'b1'.repeat(32)}`;
+
+let db: TestDatabase;
+const market = testMarket('trades');
+const second = testMarket('trades-2');
+const ids: string[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const shard = new EngineShard(0);
+  const ledger = new ShardLedger(db.sql, 0, new MarketDirectory(db.sql));
+  await insertMarket(db.sql, market, shard);
+  await insertMarket(db.sql, second, shard);
+  for (const who of [ALICE, BOB, CAROL]) {
+    await deposit(db.sql, who, COLLATERAL, 100 * TOKEN, shard);
+    await deposit(db.sql, who, market.tokens[0], 100 * TOKEN, shard);
+  }
+  for (const [name, address] of [['alice', ALICE], ['bob', BOB], ['erin', ERIN]] as const) {
+    await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${KEYS[name]}, ${address}, 0, 's', 'p')`;
+  }
+  // Carol trades through a proxy wallet that Erin signs for: her orders' owner is Erin's key.
+  await db.sql`INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${CAROL}, ${ERIN}, 1)`;
+  const batches = [
+    shard.batch(T0 + 1000, (ops) => {
+      ops.place({ id: 'alice-sell', owner: ALICE, market, token: 0, side: Side.SELL, price: 55, size: 10 * TOKEN });
+      ops.place({ id: 'carol-sell', owner: CAROL, market, token: 0, side: Side.SELL, price: 57, size: 10 * TOKEN, builder: BUILDER });
+      ops.place({ id: 'bob-buy', owner: BOB, market, token: 0, side: Side.BUY, price: 60, size: 15 * TOKEN, ownerKey: KEYS.bobSecond, builder: BUILDER });
+    }),
+    shard.batch(T0 + 2000, (ops) => ops.place({ id: 'alice-buy', owner: ALICE, market, token: 0, side: Side.BUY, price: 57, size: 5 * TOKEN })),
+    shard.batch(T0 + 3000, (ops) => {
+      ops.place({ id: 'bob-buy-2', owner: BOB, market: second, token: 0, side: Side.BUY, price: 30, size: 2 * TOKEN });
+      ops.place({ id: 'carol-buy-2', owner: CAROL, market: second, token: 1, side: Side.BUY, price: 70, size: 2 * TOKEN });
+    }),
+  ];
+  for (const job of batches) {
+    await ledger.apply(job!);
+    ids.push(job!.events.find((e): e is Extract<ShardEvent, { type: 'trade' }> => e.type === 'trade')!.tradeId);
+  }
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('listTrades', () => {
+  it('returns the caller\'s trades newest first, every contract field filled, with its side of each', async () => {
+    const page = await listTrades(db.sql, { address: ALICE });
+    expect(page).toMatchObject({ limit: 100, count: 2, nextOffset: null });
+    expect(page.data.map((t) => [t.id, t.type])).toEqual([
+      [ids[1], 'TAKER'],
+      [ids[0], 'MAKER'],
+    ]);
+    const [, sweep] = page.data;
+    expect(sweep).toEqual({
+      id: ids[0],
+      taker_order_id: 'bob-buy',
+      market: market.conditionId,
+      asset_id: market.tokens[0],
+      side: 'BUY',
+      size: '15',
+      fee_rate_bps: '0',
+      price: '0.556667', // (10 × 0.55 + 5 × 0.57) / 15
+      status: 'CONFIRMED',
+      match_time: new Date(T0 + 1000).toISOString(),
+      last_update: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      outcome: 'Yes',
+      maker_address: BOB,
+      owner: KEYS.bobSecond, // the key the order was placed with, not the address's first
+      transaction_hash: transactionHash(ids[0]!),
+      bucket_index: 0,
+      maker_orders: [
+        { order_id: 'alice-sell', maker_address: ALICE, owner: KEYS.alice, matched_amount: '10', fee_rate_bps: '0', price: '0.55', asset_id: market.tokens[0], outcome: 'Yes', side: 'SELL' },
+        { order_id: 'carol-sell', maker_address: CAROL, owner: KEYS.erin, matched_amount: '5', fee_rate_bps: '0', price: '0.57', asset_id: market.tokens[0], outcome: 'Yes', side: 'SELL' },
+      ],
+      type: 'MAKER',
+    });
+  });
+
+  it('reports a mint in each side\'s own token and outcome', async () => {
+    const [mint] = (await listTrades(db.sql, { address: BOB, market: second.conditionId })).data;
+    expect(mint).toMatchObject({ taker_order_id: 'carol-buy-2', asset_id: second.tokens[1], outcome: 'No', price: '0.7', type: 'MAKER', owner: KEYS.erin });
+    expect(mint!.maker_orders).toEqual([expect.objectContaining({ order_id: 'bob-buy-2', asset_id: second.tokens[0], outcome: 'Yes', side: 'BUY', price: '0.3' })]);
+  });
+
+  it('filters by id, taker, maker, market and time, and pages with an offset', async () => {
+    const seconds = (ms: number) => ms / 1000;
+    const of = async (query: Parameters<typeof listTrades>[1]) => (await listTrades(db.sql, query)).data.map((t) => t.id);
+    expect(await of({ address: CAROL })).toEqual([ids[2], ids[1], ids[0]]);
+    expect(await of({ address: CAROL, id: ids[1] })).toEqual([ids[1]]);
+    expect(await of({ address: CAROL, taker: BOB })).toEqual([ids[0]]);
+    expect(await of({ address: CAROL, maker: ALICE })).toEqual([ids[0]]);
+    expect(await of({ address: CAROL, market: second.conditionId })).toEqual([ids[2]]);
+    expect(await of({ address: CAROL, after: seconds(T0 + 1000) })).toEqual([ids[2], ids[1]]);
+    expect(await of({ address: CAROL, before: seconds(T0 + 3000), after: seconds(T0 + 1000) })).toEqual([ids[1]]);
+    expect(await of({ address: `0x${BOB.slice(2).toUpperCase()}` })).toEqual([ids[2], ids[0]]);
+    expect(await of({ address: '0x0000000000000000000000000000000000000009' })).toEqual([]);
+    const first = await listTrades(db.sql, { address: CAROL, limit: 2 });
+    expect(first).toMatchObject({ count: 2, nextOffset: 2 });
+    const last = await listTrades(db.sql, { address: CAROL, limit: 2, offset: first.nextOffset! });
+    expect(last).toMatchObject({ count: 1, nextOffset: null });
+    expect(last.data[0]!.id).toBe(ids[0]);
+  });
+});
+
+describe('builderTrades', () => {
+  it('lists the trades of orders that carried the builder, from the builder\'s side', async () => {
+    const builder = BUILDER;
+    expect(await builderTrades(db.sql, { builder: `0x${'c2'.repeat(32)}` })).toEqual([]);
+    expect(await db.sql`SELECT count(*)::int AS n FROM orders WHERE builder IS NULL`).toEqual([{ n: 4 }]); // zero builder = none
+    const trades = await builderTrades(db.sql, { builder });
+    expect(trades.map((t) => [t.id, t.type])).toEqual([
+      [ids[1], 'MAKER'],
+      [ids[0], 'TAKER'],
+    ]);
+    expect((await builderTrades(db.sql, { builder, makerAddress: ALICE })).map((t) => t.id)).toEqual([ids[1]]);
+    expect((await builderTrades(db.sql, { builder, assetId: market.tokens[1] })).map((t) => t.id)).toEqual([]);
+  });
+});

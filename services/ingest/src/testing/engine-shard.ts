@@ -1,0 +1,165 @@
+// Test-only: a shard in miniature that produces the real engine's events as ShardJobs, the way
+// the front end's shard threads do (external order ids and addresses, trade id `<shard>-<seq>`),
+// and optionally mirrors them into a RiskBook (reserve on place, settle on trade, release on
+// close) so tests can compare the SQL ledger with the in-memory one.
+
+import { MatchingEngine, OrderType, Side, type EngineEvent, type PlaceResult, type TickSize, type TokenIndex } from '@pmx/matching';
+import { COLLATERAL, orderCost, RiskBook, settleTrade } from '@pmx/risk';
+import type { ShardEvent, ShardJob } from '@pmx/events';
+
+export interface TestMarket {
+  conditionId: string;
+  tokens: [string, string];
+  outcomes: [string, string];
+  tickSize: TickSize;
+  ticksPerUnit: number;
+}
+
+export interface PlaceSpec {
+  id: string;
+  owner: string;
+  market: TestMarket;
+  token: TokenIndex;
+  side: Side;
+  /** Ticks of the order's own token. */
+  price: number;
+  size: number;
+  type?: OrderType;
+  postOnly?: boolean;
+  /** ms; GTD only. */
+  expiresAt?: number;
+  /** The API key that placed it (default: none). */
+  ownerKey?: string;
+  /** The signed order's builder, bytes32 hex (default: zero). */
+  builder?: string;
+}
+
+const NO_BUILDER = `0x${'0'.repeat(64)}`;
+
+export interface BatchOps {
+  place(spec: PlaceSpec): PlaceResult;
+  cancel(orderId: string): boolean;
+  expire(): number;
+}
+
+export class EngineShard {
+  readonly engine = new MatchingEngine();
+  readonly risk = new RiskBook();
+  private readonly owners: string[] = [];
+  private readonly ownerIds = new Map<string, number>();
+  private readonly engineIds = new Map<string, number>();
+  private readonly externalIds = new Map<number, string>();
+  private readonly signed = new Map<string, { ownerKey: string; builder: string }>();
+
+  constructor(readonly shard: number) {}
+
+  addMarket(market: TestMarket): void {
+    this.engine.addMarket({ key: market.conditionId, tickSize: market.tickSize, minSize: 0 });
+    this.risk.addMarket({ key: market.conditionId, tokens: market.tokens, ticksPerUnit: market.ticksPerUnit });
+  }
+
+  /** Whether the order still rests on the book. */
+  isOpen(orderId: string): boolean {
+    const id = this.engineIds.get(orderId);
+    return id !== undefined && this.engine.openOrder(id) !== undefined;
+  }
+
+  private owner(address: string): number {
+    let id = this.ownerIds.get(address);
+    if (id === undefined) {
+      id = this.owners.push(address) - 1;
+      this.ownerIds.set(address, id);
+    }
+    return id;
+  }
+
+  /** Runs commands at `now` and returns the job the shard would enqueue (null without events). */
+  batch(now: number, run: (ops: BatchOps) => void): ShardJob | null {
+    const events: ShardEvent[] = [];
+    const drain = (): void => {
+      const raw = this.engine.takeEvents();
+      for (const event of raw) events.push(this.translate(event));
+      this.settle(events.slice(events.length - raw.length));
+    };
+    run({
+      place: (spec) => {
+        const asset = spec.side === Side.BUY ? COLLATERAL : spec.market.tokens[spec.token];
+        const cost = orderCost({ side: spec.side, price: spec.price, size: spec.size, ticksPerUnit: spec.market.ticksPerUnit });
+        if (this.risk.reserve(spec.id, spec.owner, asset, cost, spec.size) !== 'ok') throw new Error(`${spec.owner} cannot cover order ${spec.id}`);
+        const result = this.engine.place(
+          {
+            market: this.engine.marketIndex(spec.market.conditionId)!,
+            token: spec.token,
+            side: spec.side,
+            orderType: spec.type ?? OrderType.GTC,
+            price: spec.price,
+            size: spec.size,
+            owner: this.owner(spec.owner),
+            postOnly: spec.postOnly ?? false,
+            expiresAt: spec.expiresAt,
+          },
+          now,
+        );
+        if (result.ok) {
+          this.signed.set(spec.id, { ownerKey: spec.ownerKey ?? '', builder: spec.builder ?? NO_BUILDER });
+          this.engineIds.set(spec.id, result.orderId);
+          this.externalIds.set(result.orderId, spec.id);
+        } else {
+          this.risk.release(spec.id);
+        }
+        drain();
+        return result;
+      },
+      cancel: (orderId) => {
+        const result = this.engine.cancel(this.engineIds.get(orderId)!, now);
+        drain();
+        return result.ok;
+      },
+      expire: () => {
+        const expired = this.engine.expire(now);
+        drain();
+        return expired;
+      },
+    });
+    if (events.length === 0) return null;
+    return { shard: this.shard, fromSeq: events[0]!.seq, toSeq: events[events.length - 1]!.seq, events };
+  }
+
+  private settle(events: ShardEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'trade') {
+        settleTrade(this.risk, this.risk.market(event.market)!, event, (orderId, owner) => ({ orderId, address: owner }));
+      } else if (event.type === 'cancelled' || event.type === 'expired') {
+        this.risk.release(event.orderId);
+      }
+    }
+  }
+
+  private external(id: number): string {
+    const external = this.externalIds.get(id);
+    if (external === undefined) throw new Error(`engine order ${id} has no external id`);
+    return external;
+  }
+
+  private translate(event: EngineEvent): ShardEvent {
+    const market = this.engine.marketKey(event.market);
+    switch (event.type) {
+      case 'accepted': {
+        const orderId = this.external(event.orderId);
+        return { ...event, orderId, market, owner: this.owners[event.owner]!, ...this.signed.get(orderId)! };
+      }
+      case 'trade':
+        return {
+          ...event,
+          tradeId: `${this.shard}-${event.seq}`,
+          market,
+          takerOrderId: this.external(event.takerOrderId),
+          takerOwner: this.owners[event.takerOwner]!,
+          fills: event.fills.map((f) => ({ ...f, makerOrderId: this.external(f.makerOrderId), makerOwner: this.owners[f.makerOwner]! })),
+        };
+      case 'cancelled':
+      case 'expired':
+        return { ...event, orderId: this.external(event.orderId), market, owner: this.owners[event.owner]! };
+    }
+  }
+}

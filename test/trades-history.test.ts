@@ -1,0 +1,77 @@
+// The ledger and history read side through the front end, with ingest running: a trade made over
+// HTTP shows up in GET /data/trades (CONFIRMED, every field filled), in the public recent trades
+// and in the price history, once ingest has committed it and the front end copied it to ClickHouse.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startIngest, type Ingest } from '@pmx/ingest';
+import { checkLedger } from '@pmx/ledger';
+import { Trader, createTempDir, limit, testkitConfig, type TempDir } from '@pmx/testkit';
+import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+
+const USDC = 1_000_000n;
+let h: Harness;
+let dir: TempDir;
+let ingest: Ingest;
+let redis: Redis;
+
+beforeAll(async () => {
+  dir = await createTempDir();
+  h = await startClob({ PMX_HISTORY: 'true', PMX_CLICKHOUSE_PATH: dir.path });
+  redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
+  ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await ingest?.close();
+  redis?.disconnect();
+  await h?.close();
+  await dir?.remove();
+});
+
+describe('trades and history through the front end', () => {
+  it('a trade is confirmed in the ledger and shows in /data/trades, /trades and /prices-history', async () => {
+    const { conditionId, yes } = await h.createMarket();
+    const seller = new Trader(h.url);
+    const buyer = new Trader(h.url);
+    await seller.createApiKey();
+    await buyer.createApiKey();
+    await h.deposit(seller.address, 20n * USDC, yes);
+    await h.deposit(buyer.address, 20n * USDC);
+    const ask = await seller.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 10) });
+    await seller.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5) });
+    await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 5) });
+    const bid = await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) });
+    const tradeId = bid.body.tradeIDs[0] as string;
+
+    await expect.poll(async () => (await buyer.authed('GET', `/data/trades?id=${tradeId}`)).body.count, { timeout: 15_000 }).toBe(1);
+    const mine = await buyer.authed('GET', '/data/trades');
+    expect(mine.body).toMatchObject({ next_cursor: 'LTE=', count: 1 });
+    expect(mine.body.data[0]).toMatchObject({
+      id: tradeId,
+      taker_order_id: bid.body.orderID,
+      market: conditionId,
+      asset_id: yes,
+      side: 'BUY',
+      size: '10',
+      price: '0.4',
+      status: 'CONFIRMED',
+      outcome: 'Yes',
+      transaction_hash: bid.body.transactionsHashes[0],
+      maker_orders: [expect.objectContaining({ order_id: ask.body.orderID, matched_amount: '10', price: '0.4' })],
+    });
+    expect(Date.parse(mine.body.data[0].match_time)).toBeGreaterThan(0);
+    const theirs = await seller.authed('GET', '/data/trades');
+    expect(theirs.body.data.map((t: { id: string }) => t.id)).toEqual([tradeId]);
+
+    await expect.poll(async () => ((await buyer.send('GET', `/trades?market=${conditionId}`)).body as unknown[]).length, { timeout: 15_000 }).toBe(1);
+    const history = await buyer.send('GET', `/prices-history?market=${yes}&interval=1d&fidelity=1`);
+    expect(history.status).toBe(200);
+    expect(history.body.history.at(-1)).toEqual({ t: expect.any(Number), p: 0.375 });
+    const batch = await buyer.send('POST', '/batch-prices-history', { body: JSON.stringify({ markets: [yes], interval: '1d' }) });
+    expect(Object.keys(batch.body.history)).toEqual([yes]);
+    expect((await buyer.send('POST', '/batch-prices-history', { body: JSON.stringify({ markets: Array.from({ length: 21 }, () => yes) }) })).status).toBe(400);
+    expect((await buyer.send('GET', `/prices-history?market=${yes}&interval=2y`)).status).toBe(400);
+    expect(await checkLedger(h.sql)).toEqual([]);
+    h.expectConsistent();
+  });
+});
