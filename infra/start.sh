@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Starts the pmx services on this machine (after infra/setup.sh): ingest (shard queues → the
-# Postgres ledger) and the trading front end (services/clob, port 8080, with demo markets; it also
-# copies the history into embedded ClickHouse and serves it). Ctrl-C stops everything.
+# Starts the pmx services on this machine (after infra/setup.sh): the demo catalog is loaded first
+# (idempotent; it also creates the matching order-book markets), then ingest (shard queues → the
+# Postgres ledger), the trading front end (services/clob, port 8080; it also copies the history
+# into embedded ClickHouse and serves it) and the catalog (services/catalog, port 8081).
+# Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export PMX_DEMO_MARKETS="${PMX_DEMO_MARKETS:-true}"
+if [ "${PMX_DEMO_DATA:-true}" = "true" ]; then
+  pnpm --silent --filter @pmx/catalog load-demo
+fi
 
 pids=()
 stop() {
@@ -18,6 +22,8 @@ trap stop INT TERM EXIT
 pnpm --silent --filter @pmx/ingest start &
 pids+=($!)
 pnpm --silent --filter @pmx/clob start &
+pids+=($!)
+pnpm --silent --filter @pmx/catalog start &
 pids+=($!)
 
 # Exit as soon as any service exits, taking the others down with it.

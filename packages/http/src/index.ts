@@ -19,3 +19,4 @@ export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type Rate
 export { rateLimitHook, type RateLimitHookOptions } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
 export { startHeaderProxy, rewriteHead, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
+export { serve, type ServeOptions, type Served } from './serve.ts';

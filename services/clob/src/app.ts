@@ -4,7 +4,7 @@
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { HistoryFollower } from '@pmx/ledger';
-import { createHttpServer, startHeaderProxy, type HeaderProxy, type ListeningHttpServer } from '@pmx/http';
+import { createHttpServer, serve, type Served } from '@pmx/http';
 import { createVerifyPool, type VerifyPool } from '@pmx/signing';
 import { ApiKeyStore } from './auth/api-key-store.ts';
 import { apiKeyAuth, operatorAuth, walletAuth } from './auth/auth-hooks.ts';
@@ -30,20 +30,12 @@ import { seedDemo } from './demo.ts';
 import { recoverShards } from './recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from './trading-core.ts';
 
-export interface Listening {
-  host: string;
-  /** The public port (the header-normalising front when it is on). */
-  port: number;
-  /** uWS's own port. */
-  directPort: number;
-}
-
 export interface ClobApp {
   core: TradingCore;
   shards: ShardSet;
   /** Resolves when every shard has recovered from the ledger and trading is open. */
   ready: Promise<void>;
-  listen(): Promise<Listening>;
+  listen(): Promise<Served>;
   close(): Promise<void>;
 }
 
@@ -113,29 +105,22 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   });
   const sweep = setInterval(() => void shards.broadcast({ type: 'expire' }).catch(() => {}), EXPIRY_SWEEP_MS);
   sweep.unref();
-  let listening: ListeningHttpServer | undefined;
-  let front: HeaderProxy | undefined;
+  let served: Served | undefined;
 
   return {
     core,
     shards,
     ready,
     async listen() {
-      if (!config.headerCompat) {
-        listening = server.listen(config.port, config.host);
-        return { host: config.host, port: listening.port, directPort: listening.port };
-      }
-      listening = server.listen(config.directPort, '127.0.0.1');
-      front = await startHeaderProxy({ host: config.host, port: config.port, target: { host: '127.0.0.1', port: listening.port } });
-      return { host: config.host, port: front.port, directPort: listening.port };
+      served = await serve(server, { host: config.host, port: config.port, headerCompat: config.headerCompat, directPort: config.directPort });
+      return served;
     },
     async close() {
       clearInterval(sweep);
       await ready.catch(() => {});
       await follower?.close();
       await ch?.close();
-      await front?.close();
-      await listening?.close({ graceMs: 1000 });
+      await served?.close({ graceMs: 1000 });
       await shards.close();
       await pool.destroy();
       if (options.sql === undefined) await sql.end({ timeout: 2 });

@@ -1,0 +1,76 @@
+// Wires the catalog: the projection (loaded, then following NOTIFY), the price and positions
+// feeds, every route module on the one HTTP layer with the typed error shape, and the
+// contract's catalog rate limits.
+
+import { connectPostgres, type Sql } from '@pmx/db';
+import { createHttpServer, serve, type Served } from '@pmx/http';
+import { apiKeyAuth, operatorAuth } from './auth/auth-hooks.ts';
+import type { CatalogConfig } from './config.ts';
+import { CatalogProjection } from './projection/catalog-projection.ts';
+import { PositionsFeed } from './projection/positions-feed.ts';
+import { PriceFeed } from './projection/price-feed.ts';
+import { catalogRateLimits } from './rate-limits.ts';
+import { commentRoutes } from './routes/comments.ts';
+import { eventRoutes } from './routes/events.ts';
+import { healthRoutes } from './routes/health.ts';
+import { marketRoutes } from './routes/markets.ts';
+import { operatorRoutes } from './routes/operator.ts';
+import { profileRoutes } from './routes/profiles.ts';
+import { searchRoutes } from './routes/search.ts';
+import { seriesRoutes } from './routes/series.ts';
+import { tagRoutes } from './routes/tags.ts';
+
+export interface CatalogApp {
+  projection: CatalogProjection;
+  prices: PriceFeed;
+  positions: PositionsFeed;
+  listen(): Promise<Served>;
+  close(): Promise<void>;
+}
+
+export async function createCatalogApp(config: CatalogConfig, options: { sql?: Sql } = {}): Promise<CatalogApp> {
+  const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
+  const projection = new CatalogProjection(sql, { responseCacheEntries: config.responseCacheEntries });
+  await projection.start();
+  const prices = new PriceFeed(projection, { clobUrl: config.clobUrl, intervalMs: config.priceRefreshMs });
+  const positions = new PositionsFeed(sql, projection, { intervalMs: config.positionsRefreshMs });
+  prices.start();
+  positions.start();
+
+  const routes = [
+    ...healthRoutes(projection),
+    ...marketRoutes(projection),
+    ...eventRoutes(projection),
+    ...seriesRoutes(projection),
+    ...tagRoutes(projection),
+    ...commentRoutes({ sql, projection }, apiKeyAuth(sql, { windowSeconds: config.authWindowSeconds })),
+    ...profileRoutes(projection),
+    ...searchRoutes(projection),
+    ...operatorRoutes({ sql, projection }, operatorAuth(config.operatorKey)),
+  ];
+  const server = createHttpServer<any>({
+    routes,
+    errorShape: 'typed',
+    maxBodyBytes: config.maxBodyBytes,
+    // Behind the header-normalising front, the front is one more proxy hop.
+    trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
+    hooks: { before: config.rateLimits ? catalogRateLimits() : [] },
+  });
+  let served: Served | undefined;
+
+  return {
+    projection,
+    prices,
+    positions,
+    async listen() {
+      served = await serve(server, { host: config.host, port: config.port, headerCompat: config.headerCompat, directPort: config.directPort });
+      return served;
+    },
+    async close() {
+      await served?.close({ graceMs: 1000 });
+      await Promise.all([prices.stop(), positions.stop()]);
+      await projection.close();
+      if (options.sql === undefined) await sql.end({ timeout: 2 });
+    },
+  };
+}

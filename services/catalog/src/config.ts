@@ -1,0 +1,67 @@
+// Everything the catalog reads from the environment, with defaults that run on a fresh machine
+// after infra/setup.sh. Nothing else in this service reads process.env.
+
+import { connectionSettings, envBool, envInt, envString, type Env } from '@pmx/config';
+
+export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
+
+export interface CatalogConfig {
+  host: string;
+  port: number;
+  pgUrl: string;
+  /** Bearer token of the operator API (create and update catalog entities). */
+  operatorKey: string;
+  /** The trading front end, whose market listing carries the live midpoints. */
+  clobUrl: string;
+  /** How often outcome prices are fetched from the clob in bulk; 0 = never (equal split shown). */
+  priceRefreshMs: number;
+  /** How often comment authors' positions are re-read (holders_only, comment profiles); 0 = never. */
+  positionsRefreshMs: number;
+  /** How far SVC_TIMESTAMP may be from the server clock, in seconds (POST /comments). */
+  authWindowSeconds: number;
+  maxBodyBytes: number;
+  /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
+  trustedProxyHops: number;
+  /** Header-normalising front on the public port (SVC_X headers for POST /comments); uWS behind it. */
+  headerCompat: boolean;
+  /** uWS's own port behind the front (0: ephemeral loopback). */
+  directPort: number;
+  /** Enforce the contract's catalog rate limits. */
+  rateLimits: boolean;
+  /** List and search responses kept whole until the catalog changes; 0 = none. */
+  responseCacheEntries: number;
+}
+
+export function loadCatalogConfig(env: Env): CatalogConfig {
+  return {
+    host: envString(env, 'PMX_CATALOG_HOST', '127.0.0.1'),
+    port: envInt(env, 'PMX_CATALOG_PORT', 8081),
+    pgUrl: connectionSettings(env).pgUrl,
+    operatorKey: envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY),
+    clobUrl: envString(env, 'PMX_CLOB_URL', 'http://127.0.0.1:8080'),
+    priceRefreshMs: envInt(env, 'PMX_CATALOG_PRICE_REFRESH_MS', 5000),
+    positionsRefreshMs: envInt(env, 'PMX_CATALOG_POSITIONS_REFRESH_MS', 5000),
+    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30),
+    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 64 * 1024),
+    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0),
+    headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
+    directPort: envInt(env, 'PMX_CATALOG_DIRECT_PORT', 0),
+    rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
+    responseCacheEntries: envInt(env, 'PMX_CATALOG_RESPONSE_CACHE', 256),
+  };
+}
+
+export interface DemoLoadConfig {
+  pgUrl: string;
+  /** 1 = 2,000 events, 8,000 markets, 200 series, 100 tags, 20,000 comments. */
+  scale: number;
+  seed: number;
+}
+
+export function loadDemoLoadConfig(env: Env): DemoLoadConfig {
+  return {
+    pgUrl: connectionSettings(env).pgUrl,
+    scale: Number(envString(env, 'PMX_DEMO_SCALE', '1')),
+    seed: envInt(env, 'PMX_DEMO_SEED', 42),
+  };
+}

@@ -1,0 +1,29 @@
+// Starts the catalog: `pnpm --filter @pmx/catalog start` (or infra/start.sh).
+import { uwsIsNative } from '@pmx/http';
+import { createCatalogApp } from './app.ts';
+import { DEV_OPERATOR_KEY, loadCatalogConfig } from './config.ts';
+
+const config = loadCatalogConfig(process.env);
+if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('catalog: PMX_OPERATOR_KEY is not set; using the development operator key');
+if (!uwsIsNative) console.warn('catalog: uWebSockets.js native build not loaded; running on its slow fallback');
+const started = performance.now();
+const app = await createCatalogApp(config);
+const listening = await app.listen();
+const { state } = app.projection.view;
+console.log(
+  `catalog: listening on http://${listening.host}:${listening.port} ` +
+    `(${state.events.size} events, ${state.markets.size} markets, ${state.comments.size} comments loaded in ${Math.round(performance.now() - started)} ms)`,
+);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`catalog: ${signal}, stopping`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

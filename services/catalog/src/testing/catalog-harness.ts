@@ -1,0 +1,101 @@
+// Test-only: a real catalog on an ephemeral port over its own migrated Postgres database, with
+// helpers to call it, drive the operator API, seed order-book markets and wait for a change.
+
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { createCatalogApp, type CatalogApp } from '../app.ts';
+import { loadCatalogConfig } from '../config.ts';
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface CatalogHarness {
+  url: string;
+  db: TestDatabase;
+  app: CatalogApp;
+  operatorKey: string;
+  get(path: string, headers?: Record<string, string>): Promise<Reply>;
+  send(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Reply>;
+  operator(method: string, path: string, body?: unknown): Promise<Reply>;
+  /** Inserts an order-book market row (as the clob would) and returns its ids. */
+  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string] }): Promise<{ conditionId: string; tokens: [string, string] }>;
+  close(): Promise<void>;
+}
+
+async function read(response: Response): Promise<Reply> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+let tokenCounter = 0;
+
+export async function startCatalog(env: Record<string, string> = {}, prepare?: (db: TestDatabase) => Promise<void>): Promise<CatalogHarness> {
+  const db = await createTestDatabase();
+  await prepare?.(db);
+  const operatorKey = randomBytes(16).toString('hex');
+  const config = loadCatalogConfig({
+    PMX_PG_URL: db.url,
+    PMX_CATALOG_PORT: '0',
+    PMX_OPERATOR_KEY: operatorKey,
+    PMX_CATALOG_PRICE_REFRESH_MS: '0',
+    PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
+    ...env,
+  });
+  const app = await createCatalogApp(config);
+  const listening = await app.listen();
+  const url = `http://127.0.0.1:${listening.port}`;
+
+  const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+    read(await fetch(`${url}${path}`, { method, body: init.body, headers: init.headers }));
+
+  return {
+    url,
+    db,
+    app,
+    operatorKey,
+    get: (path, headers) => send('GET', path, { headers }),
+    send,
+    operator: (method, path, body) =>
+      send(method, path, {
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
+      }),
+    async orderBookMarket(fields = {}) {
+      const n = ++tokenCounter;
+      const conditionId = `0x${randomBytes(32).toString('hex')}`;
+      const tokens: [string, string] = [`${Date.now()}${n}1`, `${Date.now()}${n}2`];
+      const [yes, no] = fields.outcomes ?? ['Yes', 'No'];
+      await db.sql`
+        INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, market_slug)
+        VALUES (${conditionId}, ${fields.question ?? `Order-book market ${n}?`}, ${tokens[0]}, ${tokens[1]}, ${yes}, ${no},
+                ${fields.tickSize ?? '0.01'}, 5000000, ${`order-book-market-${n}-${conditionId.slice(2, 8)}`})`;
+      return { conditionId, tokens };
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+/** Polls until check passes (returns its value) or the time is up (rethrows its last failure). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000, everyMs = 5): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  }
+}
