@@ -4,7 +4,7 @@
 
 import { connectPostgres, type Sql } from '@pmx/db';
 import { createHttpServer, serve, type Served } from '@pmx/http';
-import { apiKeyAuth, operatorAuth } from './auth/auth-hooks.ts';
+import { ApiKeyStore, apiKeyAuth, operatorAuth } from '@pmx/auth';
 import type { CatalogConfig } from './config.ts';
 import { CatalogProjection } from './projection/catalog-projection.ts';
 import { PositionsFeed } from './projection/positions-feed.ts';
@@ -43,7 +43,7 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
     ...eventRoutes(projection),
     ...seriesRoutes(projection),
     ...tagRoutes(projection),
-    ...commentRoutes({ sql, projection }, apiKeyAuth(sql, { windowSeconds: config.authWindowSeconds })),
+    ...commentRoutes({ sql, projection }, apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds })),
     ...profileRoutes(projection),
     ...searchRoutes(projection),
     ...operatorRoutes({ sql, projection }, operatorAuth(config.operatorKey)),

@@ -4,7 +4,7 @@
 
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type Route } from '@pmx/http';
-import type { AuthorLocals } from '../auth/auth-hooks.ts';
+import type { ApiKeyLocals } from '@pmx/auth';
 import type { CatalogProjection } from '../projection/catalog-projection.ts';
 import type { CatalogView } from '../projection/catalog-view.ts';
 import type { CatalogState } from '../projection/catalog-state.ts';
@@ -43,7 +43,7 @@ function holderCheck(state: CatalogState): (comment: CommentRecord) => boolean {
   };
 }
 
-export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection }, auth: Hook<AuthorLocals>): Route<AuthorLocals>[] {
+export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection }, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
   const { sql, projection } = deps;
   return [
     {
@@ -98,7 +98,7 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
           parentCommentId = parent.parentCommentId ?? parent.id;
           replyAddress = parent.userAddress;
         }
-        const address = ctx.locals.address!;
+        const address = ctx.locals.apiKey!.address;
         const { id, changes } = await insertComment(sql, {
           body: text,
           parentEntityType: type,

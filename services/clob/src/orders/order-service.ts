@@ -5,7 +5,7 @@
 import { formatUnits } from '@pmx/codec';
 import { Side, type RejectReason } from '@pmx/matching';
 import { orderCost } from '@pmx/risk';
-import type { ApiKeyRecord } from '../auth/api-key-store.ts';
+import type { ApiKeyRecord } from '@pmx/auth';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
 import { transactionHash } from '@pmx/events';
 import type { ShardSet } from '../shards/shard-set.ts';

@@ -2,8 +2,8 @@
 // itself (level 2).
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
-import type { ApiKeyRecord, ApiKeyStore } from '../auth/api-key-store.ts';
-import type { ApiKeyLocals, WalletLocals } from '../auth/auth-hooks.ts';
+import type { ApiKeyRecord, ApiKeyStore } from '@pmx/auth';
+import type { ApiKeyLocals, WalletLocals } from '@pmx/auth';
 
 const credentials = (record: ApiKeyRecord) => ({ apiKey: record.apiKey, secret: record.secret, passphrase: record.passphrase });
 

@@ -5,7 +5,7 @@
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
-import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
+import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
 export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hook<ApiKeyLocals>, exchanges: readonly string[]): Route<ApiKeyLocals>[] {

@@ -4,7 +4,7 @@
 import { formatPrice, formatUnits } from '@pmx/codec';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
 import { OrderType, Side } from '@pmx/matching';
-import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
+import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';

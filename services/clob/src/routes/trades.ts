@@ -6,7 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
 import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
-import type { ApiKeyLocals } from '../auth/auth-hooks.ts';
+import type { ApiKeyLocals } from '@pmx/auth';
 import { CURSOR_END, cursorOffset } from './token-param.ts';
 
 const PAGE = 100;

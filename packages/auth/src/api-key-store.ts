@@ -1,5 +1,7 @@
 // API keys (level-2 credentials) in Postgres, cached in memory so the per-request lookup is a
-// Map read; a key made by another front end of the cluster is fetched once on a miss.
+// Map read; a key made by another process is fetched once on a miss. Without the cache (a
+// service that only reads keys another one issues) every lookup asks Postgres, so a deleted key
+// stops working at once.
 
 import type { Sql } from '@pmx/db';
 import { newApiCredentials } from '@pmx/signing';
@@ -29,12 +31,25 @@ const fromRow = (row: ApiKeyRow): ApiKeyRecord => ({
   passphrase: row.passphrase,
 });
 
+export interface ApiKeyStoreOptions {
+  /** Keep keys in memory (default true). */
+  cache?: boolean;
+}
+
 export class ApiKeyStore {
   private readonly byKey = new Map<string, ApiKeyRecord>();
+  private readonly cache: boolean;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    options: ApiKeyStoreOptions = {},
+  ) {
+    this.cache = options.cache ?? true;
+  }
 
+  /** Fills the cache with every key (a no-op without the cache). */
   async load(): Promise<void> {
+    if (!this.cache) return;
     for (const row of await this.sql<ApiKeyRow[]>`SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys`) {
       this.byKey.set(row.api_key, fromRow(row));
     }
@@ -50,7 +65,7 @@ export class ApiKeyStore {
       RETURNING api_key, address, nonce::text AS nonce, secret, passphrase`;
     if (rows.length === 0) return 'exists';
     const record = fromRow(rows[0]!);
-    this.byKey.set(record.apiKey, record);
+    if (this.cache) this.byKey.set(record.apiKey, record);
     return record;
   }
 
@@ -69,7 +84,7 @@ export class ApiKeyStore {
       SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
     if (rows[0] === undefined) return undefined;
     const record = fromRow(rows[0]);
-    this.byKey.set(apiKey, record);
+    if (this.cache) this.byKey.set(apiKey, record);
     return record;
   }
 

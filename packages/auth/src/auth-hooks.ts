@@ -1,8 +1,8 @@
 // The authentication hooks the HTTP layer runs before handlers: level 1 (a wallet's ClobAuth
 // signature), level 2 (API key + HMAC of the raw request) and the operator's bearer token.
 // Each failure is a 401 in the simple shape that names the check that failed.
-// Header names: the contract's SVC_X, also accepted as SVC-X (see docs/trading-api.md: uWS 20.30
-// drops requests whose header names contain '_', so clients talking to it directly use '-').
+// Header names: the contract's SVC_X (rewritten to SVC-X by the header-normalising front) and SVC-X
+// are both read (docs/trading-api.md).
 
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, type Hook, type RequestContext } from '@pmx/http';
@@ -36,13 +36,13 @@ function freshTimestamp(ctx: RequestContext<any>, windowSeconds: number, now: ()
 }
 
 export interface AuthOptions {
-  chainId: number;
+  /** How far SVC_TIMESTAMP may be from the server clock, in seconds. */
   windowSeconds: number;
   now?: () => number;
 }
 
 /** Level 1: SVC_ADDRESS, SVC_SIGNATURE, SVC_TIMESTAMP, SVC_NONCE (default 0). */
-export function walletAuth(options: AuthOptions): Hook<WalletLocals> {
+export function walletAuth(options: AuthOptions & { chainId: number }): Hook<WalletLocals> {
   const now = options.now ?? Date.now;
   return (ctx) => {
     const address = required(ctx, 'SVC_ADDRESS');
