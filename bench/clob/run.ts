@@ -154,6 +154,10 @@ try {
   const hello = helloWorld();
   const helloPost = await runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
   const helloGet = await runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
+  // What the order-load client itself can send: the same distinct signed bodies at hello-world
+  // (raw uWS: header names with '-', since it has no front).
+  const hyphenated = singles.slice(0, 30_000).map((r) => ({ ...r, path: '/hello', headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])) }));
+  const clientCeiling = await orderLoad({ url: `http://127.0.0.1:${hello.port}`, requests: hyphenated, connections: CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   hello.close();
 
   log('POST /order…');
@@ -171,6 +175,7 @@ try {
   const rows: Row[] = [
     { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', note: `${availableParallelism()} threads` },
     { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), note: '' },
+    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), note: 'node:http client, same bodies' },
     { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), note: '' },
     { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
     { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
@@ -186,6 +191,7 @@ try {
       signaturesPerSec: Math.round(signaturesPerSec),
       helloPostRps: Math.round(helloPost.rps),
       helloGetRps: Math.round(helloGet.rps),
+      loadClientRps: Math.round(clientCeiling.rps),
       orderRps: Math.round(single.rps),
       orderRatioOfCeiling: Number((single.rps / ceiling).toFixed(3)),
       orderP50Ms: Number(single.p50Ms.toFixed(3)),
