@@ -3,12 +3,11 @@
 // business outcomes are returned as values, and every state change is emitted as an event.
 
 import { ExpiryHeap } from './expiry-heap.ts';
+import { validateOrder } from './order-validation.ts';
 import { IdIndex } from './id-index.ts';
 import { OrderStore } from './order-store.ts';
 import { ASK, BID, PriceLevels } from './price-levels.ts';
 import {
-  LOT,
-  MAX_SIZE,
   MatchKind,
   OrderType,
   Side,
@@ -25,8 +24,6 @@ import {
 } from './types.ts';
 
 const NONE = -1;
-/** Owners index a dense array, so the caller interns addresses to small integers. */
-export const MAX_OWNER = 2 ** 26;
 
 export interface MarketState {
   readonly spec: MarketSpec;
@@ -109,7 +106,7 @@ export class EngineCore {
     this.expireDue(now);
     const state = this.markets[order.market];
     if (state === undefined) return reject('unknown-market');
-    const invalid = this.validate(order, state, now);
+    const invalid = validateOrder(order, state.levels.ticks, state.spec.minSize, now);
     if (invalid !== null) return reject(invalid);
 
     const levels = state.levels;
@@ -183,35 +180,6 @@ export class EngineCore {
   openOrder(orderId: number): OpenOrder | undefined {
     const slot = this.slotById.get(orderId);
     return slot === undefined ? undefined : this.describe(slot);
-  }
-
-  private validate(order: PlaceOrder, state: MarketState, now: number): RejectReason | null {
-    const ticks = state.levels.ticks;
-    if (order.token !== 0 && order.token !== 1) return 'invalid-token';
-    if (order.side !== Side.BUY && order.side !== Side.SELL) return 'invalid-side';
-    if (!Number.isInteger(order.price) || order.price <= 0 || order.price >= ticks) return 'invalid-price';
-    if (!Number.isInteger(order.size) || order.size <= 0 || order.size > MAX_SIZE || order.size % LOT !== 0) {
-      return 'invalid-size';
-    }
-    if (order.size < state.spec.minSize) return 'size-below-minimum';
-    if (!(order.owner >= 0 && order.owner <= MAX_OWNER && Number.isInteger(order.owner))) {
-      throw new Error(`owner must be an interned integer 0…${MAX_OWNER}, got ${order.owner}`);
-    }
-    switch (order.orderType) {
-      case OrderType.GTC:
-      case OrderType.FOK:
-      case OrderType.FAK:
-        break;
-      case OrderType.GTD:
-        if (typeof order.expiresAt !== 'number' || !Number.isFinite(order.expiresAt) || order.expiresAt <= now) {
-          return 'invalid-expiration';
-        }
-        break;
-      default:
-        return 'invalid-order-type';
-    }
-    if (order.postOnly && order.orderType !== OrderType.GTC && order.orderType !== OrderType.GTD) return 'post-only-type';
-    return null;
   }
 
   /** Base units a taker could fill up to `wanted` against the other side, skipping its own orders. */
