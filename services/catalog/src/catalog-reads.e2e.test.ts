@@ -1,76 +1,16 @@
-// Every catalog read endpoint and filter against a real server over real Postgres, on a small
-// hand-built catalog created through the operator API (comments straight in SQL, so they reach
-// the projection through NOTIFY): shapes, defaults, aliases, AND-combined filters, sorting,
-// paging, creator scoping, and the contract's typed errors for bad and hostile input.
+// Catalog reads of markets, events, series and tags against a real server over real Postgres:
+// shapes, defaults, aliases, AND-combined filters, sorting, paging, creator scoping and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startCatalog, type CatalogHarness } from './testing/catalog-harness.ts';
+import type { CatalogHarness } from './testing/catalog-harness.ts';
+import { ALICE, ALICE_BASE, CAROL, idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
 
 let h: CatalogHarness;
-const ids: Record<string, string> = {};
-const slugs: Record<string, string> = {};
-const ob: Record<string, { conditionId: string; tokens: [string, string] }> = {};
-const ALICE = '0x00000000000000000000000000000000000a11ce';
-const ALICE_BASE = '0x00000000000000000000000000000000000ba5e0';
-const CAROL = '0x0000000000000000000000000000000000000ca2';
-
-async function create(path: string, body: unknown): Promise<any> {
-  const response = await h.operator('POST', path, body);
-  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-const idsOf = (body: { id: string }[]) => body.map((item) => item.id);
+let ids: ReadFixture['ids'];
+let slugs: ReadFixture['slugs'];
+let ob: ReadFixture['ob'];
 
 beforeAll(async () => {
-  h = await startCatalog();
-  ob.m1 = await h.orderBookMarket();
-  ob.m2 = await h.orderBookMarket();
-  ob.m3 = await h.orderBookMarket({ outcomes: ['Lakers', 'Celtics'], tickSize: '0.001' });
-  ob.m5 = await h.orderBookMarket();
-
-  for (const label of ['Politics', 'Sports', 'Crypto', 'Science']) ids[label] = (await create('/operator/tags', { label })).id;
-  const nba = await create('/operator/series', { title: 'NBA Games', recurrence: 'daily' });
-  ids.nba = nba.id;
-  ids.siteSeries = (await create('/operator/series', { title: 'Site Series', creator: 'Site-A' })).id;
-
-  const e1 = await create('/operator/events', {
-    title: 'US Presidential Election 2028',
-    tagIds: [Number(ids.Politics)],
-    startDate: '2025-01-01T00:00:00Z',
-    endDate: '2028-11-07T00:00:00Z',
-    eventMetadata: { context: 'national' },
-  });
-  const e2 = await create('/operator/events', { title: 'Lakers vs. Celtics', tagIds: [Number(ids.Sports)], seriesIds: [Number(ids.nba)], endDate: '2026-02-01T00:00:00Z' });
-  const e3 = await create('/operator/events', { title: 'Bitcoin above 100k by June?', tagIds: [Number(ids.Crypto)], creator: 'Site-A', closed: true });
-  const e4 = await create('/operator/events', { title: 'Old archived event', archived: true, active: false });
-  Object.assign(ids, { e1: e1.id, e2: e2.id, e3: e3.id, e4: e4.id });
-  Object.assign(slugs, { e1: e1.slug, e2: e2.slug });
-
-  const m1 = await create('/operator/markets', { conditionId: ob.m1!.conditionId, question: 'Will Alice win the 2028 election?', eventIds: [Number(ids.e1)], volume: 1000, volume24hr: 50, liquidity: 300, competitive: 0.9 });
-  const m2 = await create('/operator/markets', { conditionId: ob.m2!.conditionId, question: 'Will Bob win the 2028 election?', eventIds: [Number(ids.e1)], volume: '5000', volume24hr: 10, liquidity: 100 });
-  const m3 = await create('/operator/markets', { conditionId: ob.m3!.conditionId, eventIds: [Number(ids.e2)], volume: 300, volume24hr: 300, tagIds: [Number(ids.Science)] });
-  const m4 = await create('/operator/markets', { question: 'Bitcoin above $100k by June?', outcomes: ['Up', 'Down'], eventIds: [Number(ids.e3)], creator: 'site-a', closed: true, volume: 20000 });
-  const m5 = await create('/operator/markets', { conditionId: ob.m5!.conditionId, question: 'Standalone market?', archived: true });
-  Object.assign(ids, { m1: m1.id, m2: m2.id, m3: m3.id, m4: m4.id, m5: m5.id });
-  Object.assign(slugs, { m1: m1.slug, m3: m3.slug });
-
-  expect((await h.operator('PUT', `/operator/profiles/${ALICE}`, { name: 'Alice Trader', pseudonym: 'Brave-Otter', baseAddress: ALICE_BASE, displayUsernamePublic: true })).status).toBe(200);
-  expect((await h.operator('PUT', `/operator/profiles/${CAROL}`, { pseudonym: 'Quiet-Lynx' })).status).toBe(200);
-
-  // Comments arrive through NOTIFY only: written by "another process".
-  const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 12, minute));
-  const [c1] = await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address, reaction_count, created_at, updated_at)
-    VALUES ('Alice is underpriced', 'Event', ${ids.e1!}, ${ALICE}, 5, ${at(1)}, ${at(1)}) RETURNING id`;
-  const [c2] = await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address, reaction_count, created_at, updated_at)
-    VALUES ('No way', 'Event', ${ids.e1!}, ${CAROL}, 1, ${at(2)}, ${at(2)}) RETURNING id`;
-  const [c3] = await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, parent_comment_id, user_address, reply_address, created_at, updated_at)
-    VALUES ('Source?', 'Event', ${ids.e1!}, ${c1!.id}, ${CAROL}, ${ALICE}, ${at(3)}, ${at(3)}) RETURNING id`;
-  const [c4] = await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address, created_at, updated_at)
-    VALUES ('Market comment', 'market', ${ids.m1!}, ${ALICE}, ${at(4)}, ${at(4)}) RETURNING id`;
-  const [c5] = await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address, created_at, updated_at)
-    VALUES ('Series comment', 'Series', ${ids.nba!}, ${CAROL}, ${at(5)}, ${at(5)}) RETURNING id`;
-  Object.assign(ids, { c1: String(c1!.id), c2: String(c2!.id), c3: String(c3!.id), c4: String(c4!.id), c5: String(c5!.id) });
-  await eventually(async () => expect((await h.get(`/comments/${ids.c1}`)).body).toHaveLength(1));
+  ({ h, ids, slugs, ob } = await seedReadCatalog());
 });
 
 afterAll(async () => {
@@ -295,142 +235,5 @@ describe('GET /tags', () => {
     expect(await h.get('/tags/slug/nope')).toMatchObject({ status: 404, body: { error: 'slug not found' } });
     expect(await h.get('/tags/999999')).toMatchObject({ status: 404, body: { error: 'id not found' } });
     expect(await h.get('/tags/nope')).toMatchObject({ status: 400, body: { error: 'id must be an integer' } });
-  });
-});
-
-describe('GET /comments', () => {
-  it('lists an entity’s top-level comments newest first, each with its replies (whose replies are empty)', async () => {
-    const { body } = await h.get(`/comments?parent_entity_type=Event&parent_entity_id=${ids.e1}`);
-    expect(idsOf(body)).toEqual([ids.c2, ids.c1]);
-    const c1 = body[1];
-    expect(c1).toMatchObject({
-      body: 'Alice is underpriced',
-      parentEntityType: 'Event',
-      parentEntityID: Number(ids.e1),
-      parentCommentID: '',
-      userAddress: ALICE,
-      replyAddress: '',
-      reactions: [],
-      reportCount: 0,
-      reactionCount: 5,
-      replyCount: 1,
-    });
-    expect(c1.profile).toEqual({
-      name: 'Alice Trader',
-      pseudonym: 'Brave-Otter',
-      bio: '',
-      proxyWallet: ALICE,
-      baseAddress: ALICE_BASE,
-      profileImage: '',
-      displayUsernamePublic: true,
-      isMod: false,
-      isCreator: false,
-      profileImageOptimized: {},
-      positions: [],
-    });
-    expect(c1.replies).toHaveLength(1);
-    expect(c1.replies[0]).toMatchObject({ id: ids.c3, parentCommentID: ids.c1, replyAddress: ALICE, replies: [] });
-  });
-
-  it('takes event_slug as a shortcut, parent types in any case, order and ascending', async () => {
-    expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}`)).body)).toEqual([ids.c2, ids.c1]);
-    expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}&ascending=true`)).body)).toEqual([ids.c1, ids.c2]);
-    expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}&order=reactionCount`)).body)).toEqual([ids.c1, ids.c2]);
-    expect(idsOf((await h.get(`/comments?parent_entity_type=market&parent_entity_id=${ids.m1}`)).body)).toEqual([ids.c4]);
-    expect(idsOf((await h.get(`/comments?parent_entity_type=series&parent_entity_id=${ids.nba}`)).body)).toEqual([ids.c5]);
-    expect((await h.get(`/comments?parent_entity_type=Event&parent_entity_id=${ids.e2}&event_slug=${slugs.e1}`)).body).toEqual([]);
-  });
-
-  it('without an entity lists every top-level comment, newest first, paged', async () => {
-    expect(idsOf((await h.get('/comments')).body)).toEqual([ids.c5, ids.c4, ids.c2, ids.c1]);
-    expect(idsOf((await h.get('/comments?limit=1&offset=1')).body)).toEqual([ids.c4]);
-    expect((await h.get('/comments?limit=100000')).body).toHaveLength(4);
-  });
-
-  it('holders_only keeps nobody until someone holds a position', async () => {
-    expect((await h.get(`/comments?event_slug=${slugs.e1}&holders_only=true`)).body).toEqual([]);
-    expect((await h.get(`/comments?event_slug=${slugs.e1}&holders_only=false`)).body).toHaveLength(2);
-  });
-
-  it('answers a missing, bad or unknown entity with the contract errors', async () => {
-    expect(await h.get('/comments?parent_entity_type=Event')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'parent_entity_id is required' } });
-    expect(await h.get('/comments?parent_entity_id=1')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'parent_entity_type is required' } });
-    expect(await h.get('/comments?parent_entity_type=Planet&parent_entity_id=1')).toMatchObject({ status: 400, body: { error: 'parent_entity_type must be one of Event, Series, market' } });
-    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=abc')).toMatchObject({ status: 400, body: { error: 'parent_entity_id must be a non-negative integer' } });
-    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await h.get('/comments?event_slug=nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
-    expect(await h.get('/comments?holders_only=perhaps')).toMatchObject({ status: 400, body: { error: 'holders_only must be true or false' } });
-    expect(await h.get('/comments?order=likes')).toMatchObject({ status: 400, body: { error: 'order fields are not valid' } });
-  });
-});
-
-describe('GET /comments/{id}', () => {
-  it('lists the replies of a comment, oldest first, paged', async () => {
-    const { body } = await h.get(`/comments/${ids.c1}`);
-    expect(idsOf(body)).toEqual([ids.c3]);
-    expect(body[0].replies).toEqual([]);
-    expect((await h.get(`/comments/${ids.c1}?offset=1`)).body).toEqual([]);
-    expect((await h.get(`/comments/${ids.c3}`)).body).toEqual([]);
-    expect(await h.get('/comments/999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await h.get('/comments/x')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'id must be an integer' } });
-    expect(await h.get(`/comments/${ids.c1}?limit=-2`)).toMatchObject({ status: 400, body: { error: 'limit must be a non-negative integer' } });
-  });
-});
-
-describe('GET /public-profile', () => {
-  it('finds a profile by proxy wallet or base address, in the contract shape', async () => {
-    const { status, body } = await h.get(`/public-profile?address=${ALICE.toUpperCase().replace('0X', '0x')}`);
-    expect(status).toBe(200);
-    expect(Object.keys(body)).toEqual(['createdAt', 'proxyWallet', 'profileImage', 'bio', 'pseudonym', 'name', 'xUsername', 'displayUsernamePublic', 'verifiedBadge', 'users']);
-    expect(body).toMatchObject({ proxyWallet: ALICE, name: 'Alice Trader', pseudonym: 'Brave-Otter', displayUsernamePublic: true, verifiedBadge: false });
-    expect((await h.get(`/public-profile?address=${ALICE_BASE}`)).body.proxyWallet).toBe(ALICE);
-  });
-
-  it('answers missing, malformed and unknown addresses', async () => {
-    expect(await h.get('/public-profile')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'address is required' } });
-    expect(await h.get('/public-profile?address=')).toMatchObject({ status: 400, body: { error: 'address is required' } });
-    expect(await h.get('/public-profile?address=0x123')).toMatchObject({ status: 400, body: { type: 'bad request' } });
-    expect(await h.get('/public-profile?address=0x0000000000000000000000000000000000000bad')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-  });
-});
-
-describe('GET /public-search', () => {
-  it('finds events by their title or their markets’ questions, tags and profiles, grouped by kind', async () => {
-    const election = await h.get('/public-search?q=Election');
-    expect(election.status).toBe(200);
-    expect(Object.keys(election.body)).toEqual(['events', 'tags', 'profiles', 'pagination']);
-    expect(idsOf(election.body.events)).toEqual([ids.e1]);
-    expect(election.body.pagination).toEqual({ hasMore: false, totalResults: 1 });
-    const alice = (await h.get('/public-search?q=alice')).body;
-    expect(idsOf(alice.events)).toEqual([ids.e1]);
-    expect(alice.profiles.map((p: { proxyWallet: string }) => p.proxyWallet)).toEqual([ALICE]);
-    expect(idsOf((await h.get('/public-search?q=polit')).body.tags)).toEqual([ids.Politics]);
-  });
-
-  it('needs every term, pages events and filters by status', async () => {
-    expect((await h.get('/public-search?q=alice%20bitcoin')).body.events).toEqual([]);
-    const paged = (await h.get('/public-search?q=e&limit_per_type=1')).body;
-    expect(paged.events).toHaveLength(1);
-    expect(paged.pagination.hasMore).toBe(true);
-    const second = (await h.get('/public-search?q=e&limit_per_type=1&page=2')).body;
-    expect(second.events[0].id).not.toBe(paged.events[0].id);
-    expect(idsOf((await h.get('/public-search?q=bitcoin&events_status=closed')).body.events)).toEqual([ids.e3]);
-    expect((await h.get('/public-search?q=bitcoin&events_status=active')).body.events).toEqual([]);
-    expect((await h.get('/public-search?q=alice&search_profiles=false')).body.profiles).toEqual([]);
-  });
-
-  it('requires q and refuses bad values', async () => {
-    expect(await h.get('/public-search')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'q is required' } });
-    expect(await h.get('/public-search?q=%20%20')).toMatchObject({ status: 400, body: { error: 'q is required' } });
-    expect(await h.get(`/public-search?q=${'a'.repeat(300)}`)).toMatchObject({ status: 400, body: { type: 'bad request' } });
-    expect(await h.get('/public-search?q=a&page=0')).toMatchObject({ status: 400, body: { error: 'page must be a positive integer' } });
-    expect(await h.get('/public-search?q=a&events_status=open')).toMatchObject({ status: 400, body: { type: 'bad request' } });
-  });
-});
-
-describe('the HTTP edge', () => {
-  it('answers unknown paths and wrong methods in the typed shape', async () => {
-    expect(await h.get('/nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'not found' } });
-    expect(await h.send('DELETE', '/markets')).toMatchObject({ status: 405, body: { type: 'bad request', error: 'method not allowed' } });
   });
 });
