@@ -201,7 +201,7 @@ export class ShardHost {
   /** Ids stay mapped while an order rests; a closed resting order is forgotten. */
   private forgetClosed(event: EngineEvent): void {
     if (event.type === 'cancelled' || event.type === 'expired') {
-      if (this.engine.openOrder(event.orderId) === undefined) this.forgetEngineId(event.orderId);
+      this.forgetEngineId(event.orderId);
     } else if (event.type === 'trade') {
       for (const fill of event.fills) if (this.engine.openOrder(fill.makerOrderId) === undefined) this.forgetEngineId(fill.makerOrderId);
     }
