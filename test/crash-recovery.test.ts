@@ -96,6 +96,8 @@ async function drained(): Promise<void> {
 
 const acked = new Set<string>();
 const trades = new Set<string>();
+/** Signed bodies of acknowledged orders, to replay after the last restart. */
+const replays: { trader: Trader; body: Record<string, unknown> }[] = [];
 
 /** Random limit orders and cancels from every trader until `stop` resolves; failures while killed are expected. */
 async function traffic(traders: Trader[], tokens: string[], stopAt: number): Promise<void> {
@@ -111,9 +113,13 @@ async function traffic(traders: Trader[], tokens: string[], stopAt: number): Pro
           }
           const tokenId = tokens[randomInt(tokens.length)]!;
           const side = randomInt(2) === 0 ? 'BUY' : 'SELL';
-          const response = await trader.placeOrder({ tokenId, ...limit(side, `0.${45 + randomInt(11)}`, 5 + randomInt(10)) });
+          // Now and then an order signed long ago or in the future: outside the replay window.
+          const skew = [0, 0, 0, 0, 0, 0, -3_600_000, 86_400_000][randomInt(8)]!;
+          const body = await trader.signOrder({ tokenId, ...limit(side, `0.${45 + randomInt(11)}`, 5 + randomInt(10)), timestamp: Date.now() + skew });
+          const response = await trader.authed('POST', '/order', body);
           if (response.status === 200 && response.body.success) {
             acked.add(response.body.orderID);
+            replays.push({ trader, body });
             for (const trade of response.body.tradeIDs) trades.add(trade);
             if (response.body.status === 'live') mine.push(response.body.orderID);
           }
@@ -202,5 +208,15 @@ describe('crash recovery', () => {
     await ready();
     const after = await snapshot(traders, tokens);
     expect(after).toEqual(before);
+
+    // Every acknowledged order stays used through restarts, inside the replay window (from memory,
+    // reloaded from the ledger) and outside it (a ledger lookup).
+    const stale = replays.filter((r) => Math.abs(Number((r.body.order as { timestamp: string }).timestamp) - Date.now()) > 120_000);
+    expect(stale.length).toBeGreaterThan(0);
+    for (const { trader, body } of [...stale, ...replays.slice(0, 40)]) {
+      const response = await trader.authed('POST', '/order', body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(/Duplicated/);
+    }
   }, 240_000);
 });

@@ -33,9 +33,14 @@ function log(line: string): void {
   console.log(`bench:clob ${line}`);
 }
 
+/** An operator call; 425 (the server still recovering at start) is retried. */
 async function operator(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (response.ok) return;
+    if (response.status !== 425 || attempt === 50) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {

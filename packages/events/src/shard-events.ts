@@ -23,6 +23,8 @@ export type ShardCommand =
       ownerKey: string;
       /** The signed order's builder (bytes32 hex). */
       builder: string;
+      /** The signed order's own timestamp in ms; 0 when it is not a safe integer. */
+      signedAt: number;
       market: string;
       token: TokenIndex;
       side: Side;
@@ -114,6 +116,8 @@ export type ShardEvent =
       owner: string;
       ownerKey: string;
       builder: string;
+      /** The signed order's timestamp in ms (0: not a safe integer), for the replay window. */
+      signedAt: number;
       postOnly: boolean;
       expiresAt: number;
     }

@@ -34,6 +34,8 @@ export interface OrderSpec {
   maker?: string;
   signatureType?: number;
   owner?: string;
+  /** The order's own timestamp in ms (default: now). */
+  timestamp?: number;
 }
 
 /** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
@@ -105,7 +107,7 @@ export class Trader {
       takerAmount: spec.takerAmount,
       side: spec.side === 'BUY' ? 0 : 1,
       signatureType: spec.signatureType ?? 0,
-      timestamp: BigInt(Date.now()),
+      timestamp: BigInt(spec.timestamp ?? Date.now()),
       metadata: ZERO32,
       builder: ZERO32,
     };

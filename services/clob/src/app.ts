@@ -72,7 +72,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       if (Number.isSafeInteger(shard) && Number.isSafeInteger(seq)) follower.notify(shard!, seq!, 1);
     });
   }
-  const ready = recoverShards({ sql, shards, core, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix }).then(async () => {
+  const known = new KnownOrders(sql, { windowMs: config.replayWindowSeconds * 1000 });
+  const ready = recoverShards({ sql, shards, core, known, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix }).then(async () => {
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
   });
   ready.catch(() => {});
@@ -80,7 +81,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
   const wallet = walletAuth(authOptions);
   const apiKey = apiKeyAuth(keys, authOptions);
-  const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, new KnownOrders(sql), {
+  const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, known, {
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
   });

@@ -39,6 +39,11 @@ export interface ClobConfig {
   negRiskExchangeAddress: string;
   /** How far SVC_TIMESTAMP may be from the server clock, in seconds. */
   authWindowSeconds: number;
+  /**
+   * Orders whose own timestamp is within this many seconds of the server clock are checked for
+   * replays in memory; others need a ledger lookup (see docs/trading-api.md).
+   */
+  replayWindowSeconds: number;
   maxBodyBytes: number;
   /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
   trustedProxyHops: number;
@@ -73,6 +78,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     exchangeAddress: envString(env, 'PMX_EXCHANGE_ADDRESS', '0xE111180000d2663C0091e4f400237545B87B996B'),
     negRiskExchangeAddress: envString(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', '0xe2222d279d744050d28e00520010520000310F59'),
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30),
+    replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024),
     trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),

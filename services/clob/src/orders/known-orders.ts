@@ -1,47 +1,108 @@
-// Which order ids were used already, so a replayed signed order is refused even after a restart:
-// recent ids in memory (bounded), older ones in the ledger's orders table, looked up in batches
-// of one query per event-loop turn.
+// Which order ids were used already, so a replayed signed order is refused even after a restart.
+//
+// An order signed within the replay window (its own timestamp within `windowMs` of now, either
+// way) is answered from memory alone: every accepted order stays in memory until its timestamp
+// has left the window (deadline = max(signed, accepted) + window), and a restart reloads, before
+// any market is ready, the ids of every order signed since the window's start from the ledger
+// (`seed`). Any other order (signed long ago, far in the future, or with a timestamp that is not
+// a safe integer) is looked up in the ledger's orders table: the ids of one event-loop turn go in
+// one query, and one query at a time, carrying every id that arrived while the previous one was
+// out, so the batches grow with the load.
 
 import type { Sql } from '@pmx/db';
+import { HttpError } from '@pmx/http';
+import { DeadlineHeap } from './deadline-heap.ts';
+
+export interface KnownOrdersOptions {
+  /** How far (ms) an order's timestamp may be from now, either way, to be answered from memory. */
+  windowMs: number;
+  now?: () => number;
+}
+
+interface Waiter {
+  resolve: (known: boolean) => void;
+  reject: (error: Error) => void;
+}
 
 export class KnownOrders {
   private readonly recent = new Set<string>();
-  private waiting = new Map<string, ((known: boolean) => void)[]>();
-  private scheduled = false;
+  private readonly deadlines = new DeadlineHeap();
+  private readonly now: () => number;
+  private waiting = new Map<string, Waiter[]>();
+  private looking = false;
+  /** Ledger lookups made, for tests and diagnostics. */
+  lookups = 0;
 
   constructor(
     private readonly sql: Sql,
-    private readonly capacity = 1_000_000,
-  ) {}
-
-  add(orderId: string): void {
-    this.recent.add(orderId);
-    if (this.recent.size > this.capacity) this.recent.delete(this.recent.values().next().value!);
+    private readonly options: KnownOrdersOptions,
+  ) {
+    this.now = options.now ?? Date.now;
   }
 
-  has(orderId: string): Promise<boolean> {
-    if (this.recent.has(orderId)) return Promise.resolve(true);
-    return new Promise((resolve) => {
+  get windowMs(): number {
+    return this.options.windowMs;
+  }
+
+  /** Remembers an accepted order id until its timestamp has left the window. */
+  add(orderId: string, signedAt: number): void {
+    const now = this.now();
+    this.evict(now);
+    if (this.recent.has(orderId)) return;
+    this.recent.add(orderId);
+    this.deadlines.push(Math.max(signedAt, now) + this.options.windowMs, orderId);
+  }
+
+  /** After a restart: the ids of orders signed since the window's start, from the ledger. */
+  seed(orders: readonly { orderId: string; signedAt: number }[]): void {
+    for (const order of orders) this.add(order.orderId, order.signedAt);
+  }
+
+  /** Whether the id was used before: synchronous inside the window, a ledger lookup outside it. */
+  has(orderId: string, signedAt: number): boolean | Promise<boolean> {
+    const now = this.now();
+    this.evict(now);
+    if (this.recent.has(orderId)) return true;
+    if (signedAt > 0 && Math.abs(signedAt - now) <= this.options.windowMs) return false;
+    return new Promise((resolve, reject) => {
       const list = this.waiting.get(orderId);
-      if (list !== undefined) list.push(resolve);
-      else this.waiting.set(orderId, [resolve]);
-      if (!this.scheduled) {
-        this.scheduled = true;
+      if (list !== undefined) list.push({ resolve, reject });
+      else this.waiting.set(orderId, [{ resolve, reject }]);
+      if (!this.looking) {
+        this.looking = true;
         setImmediate(() => void this.lookup());
       }
     });
   }
 
+  get size(): number {
+    return this.recent.size;
+  }
+
+  private evict(now: number): void {
+    for (let id = this.deadlines.popBefore(now); id !== undefined; id = this.deadlines.popBefore(now)) this.recent.delete(id);
+  }
+
+  /** Runs while `looking`: one query at a time until nothing waits. */
   private async lookup(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = new Map();
-    let found = new Set<string>();
-    try {
-      const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${[...batch.keys()]})`;
-      found = new Set(rows.map((r) => r.order_id));
-    } finally {
-      for (const [id, resolvers] of batch) for (const resolve of resolvers) resolve(found.has(id));
+    while (this.waiting.size > 0) {
+      const batch = this.waiting;
+      this.waiting = new Map();
+      this.lookups++;
+      let found: Set<string>;
+      try {
+        const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${[...batch.keys()]})`;
+        found = new Set(rows.map((r) => r.order_id));
+      } catch (error) {
+        // Unknown is not "new": the order is refused (retryable) rather than risk a replay.
+        console.error(`clob: order-id lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+        const unavailable = new HttpError(503, 'the order ledger is unavailable; retry shortly');
+        for (const waiters of batch.values()) for (const w of waiters) w.reject(unavailable);
+        continue;
+      }
+      // An id accepted while the query was out (a concurrent twin) counts as known too.
+      for (const [id, waiters] of batch) for (const w of waiters) w.resolve(found.has(id) || this.recent.has(id));
     }
+    this.looking = false;
   }
 }

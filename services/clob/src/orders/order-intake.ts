@@ -39,6 +39,8 @@ export interface ParsedOrder {
   maker: string;
   signer: string;
   signatureType: number;
+  /** The signed timestamp in ms, 0 when it is not a safe integer (for the replay window). */
+  signedAt: number;
 }
 
 function payload(detail: string): IntakeError {
@@ -88,6 +90,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const expiration = o.expiration === undefined ? '0' : uint(o.expiration, 'expiration');
   if (expiration.length > 15) throw new IntakeError('invalid expiration');
 
+  const timestamp = uint(o.timestamp, 'timestamp');
   const signed: OrderWithSignature = {
     salt: uint(o.salt, 'salt'),
     maker: text(o.maker, 'maker', ADDRESS),
@@ -97,7 +100,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
     takerAmount: takerAmount.toString(),
     side,
     signatureType,
-    timestamp: uint(o.timestamp, 'timestamp'),
+    timestamp,
     metadata: o.metadata === undefined ? ZERO32 : text(o.metadata, 'metadata', BYTES32),
     builder: o.builder === undefined ? ZERO32 : text(o.builder, 'builder', BYTES32),
     signature: text(o.signature, 'signature', SIGNATURE),
@@ -116,6 +119,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
     maker: signed.maker.toLowerCase(),
     signer: signed.signer.toLowerCase(),
     signatureType,
+    signedAt: timestamp.length <= 15 ? Number(timestamp) : 0,
   };
 }
 

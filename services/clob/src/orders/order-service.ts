@@ -86,14 +86,15 @@ export class OrderService {
       );
     }
     const terms = checkOrderTerms(order, orderId, this.now());
-    if (await this.known.has(orderId)) throw new IntakeError(REJECTIONS.duplicate(orderId));
+    const seen = this.known.has(orderId, order.signedAt);
+    if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
     const cost = orderCost({ side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
     const reserved = this.core.risk.reserve(orderId, order.maker, asset, cost, terms.size);
     if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
     if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
-    this.known.add(orderId);
+    this.known.add(orderId, order.signedAt);
     this.core.openOrders.expect(orderId, { owner: key.apiKey, assetId: assetOf(order) });
 
     let result;
@@ -104,6 +105,7 @@ export class OrderService {
         owner: order.maker,
         ownerKey: key.apiKey,
         builder: String(order.signed.builder),
+        signedAt: order.signedAt,
         market: order.market.conditionId,
         token: order.token,
         side: order.side,

@@ -1,5 +1,7 @@
-// Order signatures are checked off the main thread in the verify pool. Orders arriving in the
-// same event-loop turn go together, split into one batch per pool thread.
+// Order signatures are checked off the main thread in the verify pool. At most one batch per
+// pool thread is out at a time: orders that arrive while every thread is busy wait and go
+// together as soon as one is free, so batches grow with the load and an idle pool answers at
+// once. Orders arriving in the same event-loop turn share a batch.
 
 import type { OrderWithSignature, VerifyPool, VerifyResult } from '@pmx/signing';
 
@@ -12,6 +14,7 @@ interface Waiting {
 export class SignatureCheck {
   private waiting: Waiting[] = [];
   private scheduled = false;
+  private busy = 0;
 
   constructor(
     private readonly pool: VerifyPool,
@@ -21,7 +24,7 @@ export class SignatureCheck {
   verify(order: OrderWithSignature, verifyingContract: string): Promise<VerifyResult> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item: { verifyingContract, order }, resolve, reject });
-      if (!this.scheduled) {
+      if (!this.scheduled && this.busy < this.pool.threads) {
         this.scheduled = true;
         setImmediate(() => this.flush());
       }
@@ -30,15 +33,24 @@ export class SignatureCheck {
 
   private flush(): void {
     this.scheduled = false;
+    const free = this.pool.threads - this.busy;
+    if (free <= 0 || this.waiting.length === 0) return;
     const all = this.waiting;
     this.waiting = [];
-    const chunk = Math.max(1, Math.ceil(all.length / this.pool.threads));
+    const chunk = Math.ceil(all.length / free);
     for (let start = 0; start < all.length; start += chunk) {
       const group = all.slice(start, start + chunk);
+      this.busy++;
       this.pool.verify({ chainId: this.chainId, items: group.map((w) => w.item) }).then(
-        (results) => group.forEach((w, i) => w.resolve(results[i]!)),
-        (error: unknown) => group.forEach((w) => w.reject(error instanceof Error ? error : new Error(String(error)))),
+        (results) => this.done(group, (w, i) => w.resolve(results[i]!)),
+        (error: unknown) => this.done(group, (w) => w.reject(error instanceof Error ? error : new Error(String(error)))),
       );
     }
+  }
+
+  private done(group: Waiting[], answer: (w: Waiting, i: number) => void): void {
+    this.busy--;
+    group.forEach(answer);
+    if (this.waiting.length > 0) this.flush();
   }
 }

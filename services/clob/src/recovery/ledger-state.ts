@@ -21,11 +21,13 @@ export interface LedgerState {
   supplied: { asset: string; amount: number }[];
   /** First token's ticks of each market's last trade. */
   lastTrades: Map<string, number>;
+  /** Every order signed at or after `signedSince` (ms), for the replay check. */
+  recentOrders: { orderId: string; signedAt: number }[];
 }
 
 const TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
 
-export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined): Promise<LedgerState> {
+export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
       SELECT order_id, owner, owner_key, market, token, asset_id, side, order_type, price_ticks, size, matched, expires_at, created_at, shard
@@ -36,6 +38,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
     const supplied = await tx<{ asset: string; amount: string }[]>`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
     const trades = await tx<{ market: string; taker_token: number; price_ticks: number }[]>`
       SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, match_time DESC, seq DESC`;
+    const recent = await tx<{ order_id: string; signed_at: string }[]>`SELECT order_id, signed_at FROM orders WHERE signed_at >= ${signedSince}`;
     const lastTrades = new Map<string, number>();
     for (const t of trades) {
       const n = ticksPerUnit(t.market);
@@ -68,6 +71,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
       locked: locked.map((l) => ({ market: l.condition_id, amount: Number(l.locked) })),
       supplied: supplied.map((s) => ({ asset: s.asset, amount: Number(s.amount) })),
       lastTrades,
+      recentOrders: recent.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })),
     };
   }) as Promise<LedgerState>;
 }

@@ -9,6 +9,7 @@ import { shardQueueName } from '@pmx/events';
 import type { Sql } from '@pmx/db';
 import { Side } from '@pmx/matching';
 import { orderCost } from '@pmx/risk';
+import type { KnownOrders } from '../orders/known-orders.ts';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { readLedgerState } from './ledger-state.ts';
@@ -17,6 +18,8 @@ export interface RecoveryOptions {
   sql: Sql;
   shards: ShardSet;
   core: TradingCore;
+  /** Seeded with the ids of orders signed within its replay window. */
+  known: KnownOrders;
   redisUrl: string;
   redisPrefix: string;
   log?: (line: string) => void;
@@ -60,12 +63,13 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
     connection.disconnect();
   }
 
-  const state = await readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit);
+  const state = await readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, Date.now() - options.known.windowMs);
   const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
   if (moved !== undefined) {
     throw new Error(`open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`);
   }
   core.risk.restore(state);
+  options.known.seed(state.recentOrders);
   for (const order of state.orders) {
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;

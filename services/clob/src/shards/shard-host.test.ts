@@ -7,7 +7,7 @@ const TOKEN = 1_000_000;
 const market: ShardCommand = { type: 'market', market: { key: '0xc1', tokens: ['111', '222'], tickSize: '0.01', minSize: 5 * TOKEN } };
 
 function place(orderId: string, owner: string, fields: Partial<Extract<ShardCommand, { type: 'place' }>> = {}): ShardCommand {
-  return { type: 'place', orderId, ownerKey: 'key', builder: '0x0', owner, market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, postOnly: false, expiresAt: 0, ...fields };
+  return { type: 'place', orderId, ownerKey: 'key', builder: '0x0', signedAt: 0, owner, market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, postOnly: false, expiresAt: 0, ...fields };
 }
 
 describe('ShardHost', () => {

@@ -32,6 +32,7 @@ export class ShardHost {
         if (translated.type === 'accepted' && command.type === 'place') {
           translated.ownerKey = command.ownerKey;
           translated.builder = command.builder;
+          translated.signedAt = command.signedAt;
         }
         events.push(translated);
         if (translated.type === 'trade' && result.type === 'place' && result.ok) {
@@ -171,7 +172,7 @@ export class ShardHost {
     const market = this.engine.marketKey(event.market);
     switch (event.type) {
       case 'accepted':
-        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]!, ownerKey: '', builder: '' };
+        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]!, ownerKey: '', builder: '', signedAt: 0 };
       case 'trade':
         return {
           type: 'trade',

@@ -46,9 +46,9 @@ describe('ShardSet', () => {
     for (const key of [a, b]) {
       const shard = shards.shardOf(key);
       for (let i = 0; i < 5; i++) {
-        orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-s${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50 + i, size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
+        orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-s${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50 + i, size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
       }
-      orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-buy`, owner: 'taker', ownerKey: 'k', builder: '0x0', market: key, token: 0, side: Side.BUY, orderType: OrderType.FAK, price: 52, size: 25 * TOKEN, postOnly: false, expiresAt: 0 }));
+      orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-buy`, owner: 'taker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.BUY, orderType: OrderType.FAK, price: 52, size: 25 * TOKEN, postOnly: false, expiresAt: 0 }));
     }
     const results = await Promise.all(orders);
     expect(results.filter((r) => r.type === 'place' && r.ok && r.status === 'matched' && r.filled === 25 * TOKEN)).toHaveLength(2);

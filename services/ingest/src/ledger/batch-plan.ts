@@ -33,6 +33,8 @@ export interface NewOrderRow {
   owner: string;
   ownerKey: string | null;
   builder: string | null;
+  /** The signed order's timestamp in ms, null when unknown. */
+  signedAt: number | null;
   postOnly: boolean;
   /** ms, 0 when the order has no expiry. */
   expiresAt: number;
@@ -163,6 +165,7 @@ class PlanBuilder {
           owner: event.owner,
           ownerKey: event.ownerKey === '' ? null : event.ownerKey,
           builder: builderOf(event.builder),
+          signedAt: event.signedAt > 0 ? event.signedAt : null,
           postOnly: event.postOnly,
           expiresAt: event.expiresAt,
           createdAt: event.at,

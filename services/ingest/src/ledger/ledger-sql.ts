@@ -16,9 +16,9 @@ export function insertOrders(tx: Tx, shard: number, plan: BatchPlan) {
   if (rows.length === 0) return null;
   return tx`
     INSERT INTO orders (order_id, market, token, asset_id, side, order_type, price_ticks, price, size, matched, status,
-                        close_reason, owner, owner_key, builder, post_only, expires_at, created_at, updated_at, shard, accepted_seq)
+                        close_reason, owner, owner_key, builder, signed_at, post_only, expires_at, created_at, updated_at, shard, accepted_seq)
     SELECT o.id, o.market, o.token, o.asset, o.side, o.type, o.ticks, o.price, o.size, o.matched, o.status,
-           o.reason, o.owner, o.owner_key, o.builder, o.post_only, CASE WHEN o.expires > 0 THEN to_timestamp(o.expires / 1000.0) END,
+           o.reason, o.owner, o.owner_key, o.builder, o.signed_at, o.post_only, CASE WHEN o.expires > 0 THEN to_timestamp(o.expires / 1000.0) END,
            to_timestamp(o.created / 1000.0), to_timestamp(o.updated / 1000.0), ${shard}, o.seq
       FROM unnest(${pgArray(rows.map((r) => r.orderId))}::text[], ${pgArray(rows.map((r) => r.market))}::text[],
                   ${pgArray(rows.map((r) => r.token))}::smallint[], ${pgArray(rows.map((r) => r.assetId))}::text[],
@@ -27,10 +27,11 @@ export function insertOrders(tx: Tx, shard: number, plan: BatchPlan) {
                   ${pgArray(rows.map((r) => r.size))}::bigint[], ${pgArray(rows.map((r) => r.matched))}::bigint[],
                   ${pgArray(rows.map((r) => r.status))}::text[], ${pgArray(rows.map((r) => r.closeReason))}::text[],
                   ${pgArray(rows.map((r) => r.owner))}::text[], ${pgArray(rows.map((r) => r.ownerKey))}::text[],
-                  ${pgArray(rows.map((r) => r.builder))}::text[], ${pgArray(rows.map((r) => r.postOnly))}::boolean[],
+                  ${pgArray(rows.map((r) => r.builder))}::text[], ${pgArray(rows.map((r) => r.signedAt))}::bigint[],
+                  ${pgArray(rows.map((r) => r.postOnly))}::boolean[],
                   ${pgArray(rows.map((r) => r.expiresAt))}::bigint[], ${pgArray(rows.map((r) => r.createdAt))}::bigint[],
                   ${pgArray(rows.map((r) => r.updatedAt))}::bigint[], ${pgArray(rows.map((r) => r.acceptedSeq))}::bigint[])
-        AS o(id, market, token, asset, side, type, ticks, price, size, matched, status, reason, owner, owner_key, builder, post_only,
+        AS o(id, market, token, asset, side, type, ticks, price, size, matched, status, reason, owner, owner_key, builder, signed_at, post_only,
              expires, created, updated, seq)`;
 }
 

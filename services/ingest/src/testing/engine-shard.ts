@@ -32,6 +32,8 @@ export interface PlaceSpec {
   ownerKey?: string;
   /** The signed order's builder, bytes32 hex (default: zero). */
   builder?: string;
+  /** The signed order's timestamp in ms (default: 0, unknown). */
+  signedAt?: number;
 }
 
 const NO_BUILDER = `0x${'0'.repeat(64)}`;
@@ -49,7 +51,7 @@ export class EngineShard {
   private readonly ownerIds = new Map<string, number>();
   private readonly engineIds = new Map<string, number>();
   private readonly externalIds = new Map<number, string>();
-  private readonly signed = new Map<string, { ownerKey: string; builder: string }>();
+  private readonly signed = new Map<string, { ownerKey: string; builder: string; signedAt: number }>();
 
   constructor(readonly shard: number) {}
 
@@ -101,7 +103,7 @@ export class EngineShard {
           now,
         );
         if (result.ok) {
-          this.signed.set(spec.id, { ownerKey: spec.ownerKey ?? '', builder: spec.builder ?? NO_BUILDER });
+          this.signed.set(spec.id, { ownerKey: spec.ownerKey ?? '', builder: spec.builder ?? NO_BUILDER, signedAt: spec.signedAt ?? 0 });
           this.engineIds.set(spec.id, result.orderId);
           this.externalIds.set(result.orderId, spec.id);
         } else {
