@@ -1,10 +1,10 @@
 // Load child for the trading bench: sends distinct prepared POST requests over keep-alive
 // connections (each request used once), and reports throughput, latency percentiles and how many
 // answers were accepted. Unpaced runs use autocannon (a much lighter client, feeding each request
-// its own body); paced runs use node:http, one timer per lane.
+// its own body); paced runs use undici with one scheduler sending each request when it is due.
 
-import http from 'node:http';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import type { PreparedRequest } from './signed-orders.ts';
 
 export interface OrderLoadJob {
@@ -27,6 +27,8 @@ export interface OrderLoadResult {
   p99Ms: number;
   firstRejection: string;
 }
+
+const PACED_WARMUP_MS = 1000;
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -80,64 +82,57 @@ function runFlat(job: OrderLoadJob): Promise<OrderLoadResult> {
   });
 }
 
-async function run(job: OrderLoadJob): Promise<OrderLoadResult> {
-  if (job.ratePerSecond === 0) return runFlat(job);
-  const url = new URL(job.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
+/**
+ * At a fixed rate through undici: one scheduler issues each request at its due time (every
+ * millisecond it sends what has come due), so arrivals are smooth rather than in lane bursts;
+ * a request waits for a free connection only when all are busy. The first second (the
+ * client opening its connections and warming up) is sent but not counted.
+ */
+async function runPaced(job: OrderLoadJob): Promise<OrderLoadResult> {
+  const pool = new Pool(job.url, { connections: job.connections, pipelining: 1 });
   const latencies: number[] = [];
-  let next = 0;
   let ok = 0;
   let rejected = 0;
   let errors = 0;
   let firstRejection = '';
   const start = performance.now();
-  const deadline = start + job.durationMs;
-  const send = (request: PreparedRequest) =>
-    new Promise<void>((resolve) => {
-      const sentAt = performance.now();
-      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: request.path, agent, headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          latencies.push(performance.now() - sentAt);
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode === 200 && !text.includes('"success":false')) ok++;
-          else {
-            rejected++;
-            if (firstRejection === '') firstRejection = `${res.statusCode} ${text.slice(0, 200)}`;
-          }
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end(request.body);
-    });
-  const worker = async (lane: number) => {
-    while (performance.now() < deadline && next < job.requests.length) {
-      if (job.ratePerSecond > 0) {
-        const due = start + (next / job.ratePerSecond) * 1000;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        if (performance.now() >= deadline) break;
+  const send = async (request: PreparedRequest): Promise<void> => {
+    const sentAt = performance.now();
+    try {
+      const response = await pool.request({ method: 'POST', path: request.path, headers: request.headers, body: request.body });
+      const text = await response.body.text();
+      if (sentAt < start + PACED_WARMUP_MS) return;
+      latencies.push(performance.now() - sentAt);
+      if (response.statusCode === 200 && !text.includes('"success":false')) ok++;
+      else {
+        rejected++;
+        if (firstRejection === '') firstRejection = `${response.statusCode} ${text.slice(0, 200)}`;
       }
-      const request = job.requests[next++];
-      if (request === undefined) break;
-      await send(request);
+    } catch {
+      errors++;
     }
-    void lane;
   };
-  await Promise.all(Array.from({ length: job.connections }, (_, lane) => worker(lane)));
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
+  const total = Math.min(job.requests.length, Math.floor((job.durationMs / 1000) * job.ratePerSecond));
+  const inFlight: Promise<void>[] = [];
+  let issued = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.ratePerSecond));
+      while (issued < due) inFlight.push(send(job.requests[issued++]!));
+      if (issued < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - start - PACED_WARMUP_MS) / 1000;
+  await pool.close();
   latencies.sort((a, b) => a - b);
   return { sent: latencies.length + errors, ok, rejected, errors, seconds, rps: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), firstRejection };
 }
 
 process.once('message', (job: OrderLoadJob) => {
-  run(job).then(
+  (job.ratePerSecond === 0 ? runFlat(job) : runPaced(job)).then(
     (result) => process.send!(result, () => process.exit(0)),
     (error: unknown) => {
       console.error(error);

@@ -1,9 +1,10 @@
 // Pre-signed traffic for the trading bench: traders with API keys, and many distinct signed
-// orders (EIP-712 digest from @pmx/signing, signed with @noble/curves) with their L2 headers,
-// made before the clock starts so signing is not measured as server work.
+// orders (EIP-712 digest from @pmx/signing, signed with libsecp256k1: 100,000 orders in seconds
+// rather than a minute with pure JS) with their L2 headers, made before the clock starts so
+// signing is not measured as server work. `assertSignsCorrectly` checks the path once per run.
 
 import { randomBytes } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createRequire } from 'node:module';
 import { CLOB_AUTH_EIP712_TYPES, createOrderHasher, recoverAddress, signL2 } from '@pmx/signing';
 import { privateKeyToAccount } from 'viem/accounts';
 
@@ -44,10 +45,11 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
   return { privateKey, address: account.address, ...creds };
 }
 
+const native = createRequire(import.meta.url)('secp256k1') as { ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
 const hasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE });
 
 /** One signed order envelope: BUY or SELL `size` tokens at `priceCents` of a 0.01-tick market. */
-export function signOrder(trader: BenchTrader, tokenId: string, side: 'BUY' | 'SELL', priceCents: number, sizeTokens: number, orderType = 'GTC'): Record<string, unknown> {
+export function signOrder(trader: BenchTrader, tokenId: string, side: 'BUY' | 'SELL', priceCents: number, sizeTokens: number, orderType = 'GTC', timestamp = Date.now()): Record<string, unknown> {
   const size = BigInt(sizeTokens) * 1_000_000n;
   const collateral = (size * BigInt(priceCents)) / 100n;
   const fields = {
@@ -59,13 +61,13 @@ export function signOrder(trader: BenchTrader, tokenId: string, side: 'BUY' | 'S
     takerAmount: String(side === 'BUY' ? size : collateral),
     side,
     signatureType: 0,
-    timestamp: String(Date.now()),
+    timestamp: String(timestamp),
     metadata: ZERO32,
     builder: ZERO32,
   } as const;
   const digest = hasher.hashOrder(fields);
-  const recovered = secp256k1.sign(digest, trader.privateKey, { prehash: false, format: 'recovered' });
-  const signature = `0x${Buffer.from(recovered.subarray(1)).toString('hex')}${(27 + recovered[0]!).toString(16)}`;
+  const signed = native.ecdsaSign(digest, trader.privateKey);
+  const signature = `0x${Buffer.from(signed.signature).toString('hex')}${(27 + signed.recid).toString(16)}`;
   return { order: { ...fields, salt: Number(fields.salt), expiration: '0', signature }, owner: trader.apiKey, orderType };
 }
 

@@ -8,6 +8,7 @@ import { percentiles, writeReport, type Row } from '../report.ts';
 import { LOT, OP_CANCEL, mixedWorkload, type Workload } from './workload.ts';
 
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'), // pnpm passes the `--` through
   options: { orders: { type: 'string', default: '1000000' }, markets: { type: 'string', default: '10' }, runs: { type: 'string', default: '5' } },
 });
 const ORDERS = Number(values.orders);

@@ -10,6 +10,7 @@ import { runLoad, type LoadOptions } from '../load.ts';
 import { writeReport, type Row } from '../report.ts';
 
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'), // pnpm passes the `--` through
   options: {
     duration: { type: 'string', default: '3000' },
     connections: { type: 'string', default: '32' },

@@ -22,6 +22,7 @@ import { cleanupRedisPrefix, createTempDir, createTestDatabase, testkitConfig, t
 import { percentiles, writeReport, type Row } from '../report.ts';
 
 const { values: args } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'), // pnpm passes the `--` through
   options: {
     events: { type: 'string', default: '200000' },
     batch: { type: 'string', default: '250' },
