@@ -19,6 +19,11 @@ export function collateralFor(size: number, price: number, ticksPerUnit: number)
   return value;
 }
 
+/** A BUY's limit for its reservation (see RiskBook.reserve); a SELL has none. */
+export function buyLimit(terms: OrderTerms): { price: number; ticksPerUnit: number } | undefined {
+  return terms.side === Side.BUY ? { price: terms.price, ticksPerUnit: terms.ticksPerUnit } : undefined;
+}
+
 /** The amount an order must have reserved: collateral for a BUY, tokens for a SELL. */
 export function orderCost(terms: OrderTerms): number {
   return terms.side === Side.BUY ? collateralFor(terms.size, terms.price, terms.ticksPerUnit) : terms.size;

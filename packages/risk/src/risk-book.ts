@@ -2,6 +2,8 @@
 // reserves what it could spend; fills spend from the reservation and credit the other asset;
 // a cancel releases what is left. Collateral locked in minted pairs is tracked per market.
 
+import { buyLimit, collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
+
 export const COLLATERAL = 'collateral';
 
 export interface Balance {
@@ -29,6 +31,14 @@ interface Reservation {
   remaining: number;
   /** Base units of the order still open; when it reaches 0 the rest of the reservation is freed. */
   open: number;
+  /** A BUY's limit: it keeps reserved only what its open size could still cost at this price. */
+  limit?: BuyLimit;
+}
+
+/** A BUY's limit price in ticks of its token, and that market's ticks per whole token. */
+export interface BuyLimit {
+  price: number;
+  ticksPerUnit: number;
 }
 
 function assertAmount(amount: number): void {
@@ -104,16 +114,24 @@ export class RiskBook {
     return true;
   }
 
-  /** Reserves `amount` of `asset` for an order of `size` base units; refuses what is not available. */
-  reserve(orderId: string, address: string, asset: string, amount: number, size: number): ReserveOutcome {
+  /**
+   * Reserves `amount` of `asset` for an order of `size` base units; refuses what is not available.
+   * A BUY gives its limit, so that a fill at a better price frees the difference at once.
+   */
+  reserve(orderId: string, address: string, asset: string, amount: number, size: number, limit?: BuyLimit): ReserveOutcome {
     assertAmount(amount);
     assertAmount(size);
     if (this.reservations.has(orderId)) return 'duplicate';
     const holding = this.holding(address, asset);
     if (holding.total - holding.reserved < amount) return 'insufficient';
     holding.reserved += amount;
-    this.reservations.set(orderId, { address, asset, remaining: amount, open: size });
+    this.reservations.set(orderId, limit === undefined ? { address, asset, remaining: amount, open: size } : { address, asset, remaining: amount, open: size, limit });
     return 'ok';
+  }
+
+  /** Reserves what an order could spend: collateral at its limit for a BUY, its tokens for a SELL. */
+  reserveOrder(orderId: string, address: string, asset: string, terms: OrderTerms): ReserveOutcome {
+    return this.reserve(orderId, address, asset, orderCost(terms), terms.size, buyLimit(terms));
   }
 
   reserved(orderId: string): number {
@@ -151,7 +169,18 @@ export class RiskBook {
     holding.total -= amount;
     reservation.open -= size;
     if (reservation.open < 0) throw new Error(`order ${orderId} filled past its size`);
-    if (reservation.open === 0) this.release(orderId);
+    if (reservation.open === 0) {
+      this.release(orderId);
+      return;
+    }
+    if (reservation.limit !== undefined) {
+      // Filled below its limit: what the open size can still cost is all it keeps reserved.
+      const keep = collateralFor(reservation.open, reservation.limit.price, reservation.limit.ticksPerUnit);
+      if (reservation.remaining > keep) {
+        holding.reserved -= reservation.remaining - keep;
+        reservation.remaining = keep;
+      }
+    }
   }
 
   receive(address: string, asset: string, amount: number): void {
@@ -212,6 +241,9 @@ export class RiskBook {
     const reservedByHolding = new Map<string, number>();
     for (const reservation of this.reservations.values()) {
       if (reservation.remaining < 0) problems.push(`negative reservation for ${reservation.address}`);
+      if (reservation.limit !== undefined && reservation.remaining !== collateralFor(reservation.open, reservation.limit.price, reservation.limit.ticksPerUnit)) {
+        problems.push(`a BUY of ${reservation.address} reserves ${reservation.remaining} for ${reservation.open} open at its limit`);
+      }
       const key = `${reservation.address}|${reservation.asset}`;
       reservedByHolding.set(key, (reservedByHolding.get(key) ?? 0) + reservation.remaining);
     }

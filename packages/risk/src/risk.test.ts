@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MatchingEngine, OrderType, Side, type PlaceOrder, type PlaceResult, type TokenIndex } from '@pmx/matching';
 import { COLLATERAL, RiskBook, type RiskMarket } from './risk-book.ts';
-import { orderCost } from './order-cost.ts';
 import { settleTrade } from './settlement.ts';
 import type { EngineEvent } from '@pmx/matching';
 
@@ -33,8 +32,7 @@ class Desk {
   place(address: string, fields: Omit<PlaceOrder, 'market' | 'owner'>): PlaceResult | 'not enough balance' {
     const id = `order-${++this.counter}`;
     const asset = fields.side === Side.BUY ? COLLATERAL : this.market.tokens[fields.token];
-    const cost = orderCost({ side: fields.side, price: fields.price, size: fields.size, ticksPerUnit: 100 });
-    if (this.risk.reserve(id, address, asset, cost, fields.size) !== 'ok') return 'not enough balance';
+    if (this.risk.reserveOrder(id, address, asset, { side: fields.side, price: fields.price, size: fields.size, ticksPerUnit: 100 }) !== 'ok') return 'not enough balance';
     const result = this.engine.place({ ...fields, market: 0, owner: this.owner(address) }, this.now++);
     if (!result.ok) {
       this.risk.release(id);
@@ -109,6 +107,17 @@ describe('settlement', () => {
     });
     expect(desk.risk.balance('seller', COLLATERAL).total).toBe(5.5 * TOKEN);
     expect(desk.risk.balance('seller', 'YES').total).toBe(0);
+    desk.expectConserved();
+  });
+
+  it('a BUY partly filled below its limit keeps only its open size at its limit reserved', () => {
+    const desk = new Desk();
+    desk.risk.credit('seller', 'YES', 4 * TOKEN);
+    desk.risk.credit('buyer', COLLATERAL, 10 * TOKEN);
+    desk.place('seller', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50, size: 4 * TOKEN });
+    expect(desk.place('buyer', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN })).toMatchObject({ status: 'live' });
+    // Paid 4 × 0.50 = 2; the 6 still open keep 6 × 0.60 = 3.6 reserved (what a restart rebuilds).
+    expect(desk.risk.balance('buyer', COLLATERAL)).toEqual({ total: 8 * TOKEN, reserved: 3.6 * TOKEN, available: 4.4 * TOKEN });
     desk.expectConserved();
   });
 

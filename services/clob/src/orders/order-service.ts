@@ -4,7 +4,6 @@
 
 import { formatUnits } from '@pmx/codec';
 import { Side, type RejectReason } from '@pmx/matching';
-import { orderCost } from '@pmx/risk';
 import type { ApiKeyRecord } from '@pmx/auth';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
 import { transactionHash } from '@pmx/events';
@@ -90,8 +89,7 @@ export class OrderService {
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
-    const cost = orderCost({ side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
-    const reserved = this.core.risk.reserve(orderId, order.maker, asset, cost, terms.size);
+    const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, { side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
     if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
     if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
     this.known.add(orderId, order.signedAt);

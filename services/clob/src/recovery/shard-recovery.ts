@@ -8,7 +8,6 @@ import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
 import type { Sql } from '@pmx/db';
 import { Side } from '@pmx/matching';
-import { orderCost } from '@pmx/risk';
 import type { KnownOrders } from '../orders/known-orders.ts';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
@@ -73,8 +72,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   for (const order of state.orders) {
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
-    const cost = orderCost({ side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit });
-    if (core.risk.reserve(order.orderId, order.owner, asset, cost, order.remaining) !== 'ok') {
+    if (core.risk.reserveOrder(order.orderId, order.owner, asset, { side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit }) !== 'ok') {
       log(`clob: the ledger cannot cover open order ${order.orderId} of ${order.owner}; it is restored unreserved`);
     }
     core.openOrders.restore(order);

@@ -4,7 +4,7 @@
 // close) so tests can compare the SQL ledger with the in-memory one.
 
 import { MatchingEngine, OrderType, Side, type EngineEvent, type PlaceResult, type TickSize, type TokenIndex } from '@pmx/matching';
-import { COLLATERAL, orderCost, RiskBook, settleTrade } from '@pmx/risk';
+import { COLLATERAL, RiskBook, settleTrade } from '@pmx/risk';
 import type { ShardEvent, ShardJob } from '@pmx/events';
 
 export interface TestMarket {
@@ -86,8 +86,7 @@ export class EngineShard {
     run({
       place: (spec) => {
         const asset = spec.side === Side.BUY ? COLLATERAL : spec.market.tokens[spec.token];
-        const cost = orderCost({ side: spec.side, price: spec.price, size: spec.size, ticksPerUnit: spec.market.ticksPerUnit });
-        if (this.risk.reserve(spec.id, spec.owner, asset, cost, spec.size) !== 'ok') throw new Error(`${spec.owner} cannot cover order ${spec.id}`);
+        if (this.risk.reserveOrder(spec.id, spec.owner, asset, { side: spec.side, price: spec.price, size: spec.size, ticksPerUnit: spec.market.ticksPerUnit }) !== 'ok') throw new Error(`${spec.owner} cannot cover order ${spec.id}`);
         const result = this.engine.place(
           {
             market: this.engine.marketIndex(spec.market.conditionId)!,
