@@ -132,6 +132,9 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
   let chunked: ChunkedBody | undefined;
   let chunkedHead = '';
   let inHead = true;
+  // Once uWS has ended its side (e.g. after a 413 it closes), the rest of the request is dropped
+  // and the client's socket ends after the answer is flushed, rather than being torn down.
+  let upstreamEnded = false;
 
   const fail = (status: number, message: string) => {
     const body = JSON.stringify({ error: message });
@@ -140,6 +143,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
     upstream.destroy();
   };
   const send = (bytes: Buffer) => {
+    if (upstreamEnded) return;
     if (bytes.length > 0 && !upstream.write(bytes)) {
       client.pause();
       upstream.once('drain', () => client.resume());
@@ -188,6 +192,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
       else throw error;
     }
   });
+  upstream.on('end', () => (upstreamEnded = true));
   upstream.pipe(client);
   const closeBoth = () => {
     client.destroy();
@@ -196,7 +201,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
   client.on('error', closeBoth);
   upstream.on('error', closeBoth);
   client.on('end', () => upstream.end());
-  upstream.on('close', () => client.destroy());
+  upstream.on('close', () => client.end());
   client.on('close', () => upstream.destroy());
 }
 

@@ -3,7 +3,7 @@
 // A server behind the front should trust one more X-Forwarded-For hop (the front's).
 
 import type { HttpServer } from './http-server.ts';
-import { startHeaderProxy } from './header-proxy.ts';
+import { startHeaderProxyThread } from './header-proxy-thread.ts';
 
 export interface ServeOptions {
   host: string;
@@ -29,7 +29,7 @@ export async function serve(server: HttpServer, options: ServeOptions): Promise<
     return { host: options.host, port: listening.port, directPort: listening.port, close: (o) => listening.close(o) };
   }
   const listening = server.listen(options.directPort ?? 0, '127.0.0.1');
-  const front = await startHeaderProxy({ host: options.host, port: options.port, target: { host: '127.0.0.1', port: listening.port } });
+  const front = await startHeaderProxyThread({ host: options.host, port: options.port, target: { host: '127.0.0.1', port: listening.port } });
   return {
     host: options.host,
     port: front.port,
