@@ -140,23 +140,27 @@ start_local_postgres() {
   fi
 }
 
+# The role can create the test databases and drop them while autovacuum works in them
+# (DROP DATABASE … WITH (FORCE) ends those sessions only for members of pg_signal_backend).
 pg_url_has_createdb() {
   [ "$(PGCONNECT_TIMEOUT=5 psql -X -w -q -tA "$PG_URL" \
-    -c 'SELECT rolcreatedb FROM pg_roles WHERE rolname = current_user' 2>/dev/null)" = t ]
+    -c "SELECT rolcreatedb AND pg_has_role(current_user, 'pg_signal_backend', 'MEMBER') FROM pg_roles WHERE rolname = current_user" 2>/dev/null)" = t ]
 }
 
-# Creates (or repairs) the URL's role, with CREATEDB for the test databases, and its database.
+# Creates (or repairs) the URL's role, with CREATEDB and pg_signal_backend for the test
+# databases, and its database.
 provision_local_postgres() {
   local port=$1 user=$2 password=$3 database=$4
   if pg_url_has_createdb; then
     say "postgres: role $user can log in to $database"
     return 0
   fi
-  say "postgres: creating role $user (CREATEDB) and database $database"
+  say "postgres: creating role $user (CREATEDB, pg_signal_backend) and database $database"
   as_postgres psql -X -w -q -v ON_ERROR_STOP=1 -h /var/run/postgresql -p "$port" -d postgres \
     -v role="$user" -v pw="$password" -v db="$database" >/dev/null <<'SQL' ||
 SELECT format('CREATE ROLE %I LOGIN CREATEDB PASSWORD %L', :'role', :'pw') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = :'role') \gexec
 SELECT format('ALTER ROLE %I LOGIN CREATEDB PASSWORD %L', :'role', :'pw') \gexec
+SELECT format('GRANT pg_signal_backend TO %I', :'role') \gexec
 SELECT format('CREATE DATABASE %I OWNER %I', :'db', :'role') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = :'db') \gexec
 SQL
     die "could not create role $user / database $database as the postgres OS user; create them yourself or point PMX_PG_URL elsewhere"

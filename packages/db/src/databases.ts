@@ -18,7 +18,19 @@ export async function createDatabase(sql: Sql, name: string): Promise<void> {
   await sql`CREATE DATABASE ${sql(name)}`;
 }
 
-/** Drops the database even while others are connected to it (their sessions are ended). */
+/**
+ * Drops the database even while others are connected to it (their sessions are ended). Ending an
+ * autovacuum worker's session needs pg_signal_backend (infra/setup.sh grants it); without it the
+ * drop is retried for a few seconds, until the worker is done.
+ */
 export async function dropDatabase(sql: Sql, name: string): Promise<void> {
-  await sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`;
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
