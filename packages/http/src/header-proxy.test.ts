@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeaderProxy, rewriteHead, type HeaderProxy } from './header-proxy.ts';
+import { startHeaderProxyThread } from './header-proxy-thread.ts';
 import { serveForTest, type TestServer } from './test-server.ts';
 import type { Route } from './route.ts';
 
@@ -15,8 +16,8 @@ const routes: Route[] = [
 ];
 
 beforeAll(async () => {
-  server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1 });
-  proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port } });
+  server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1, maxBodyBytes: 1024 });
+  proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, maxBodyBytes: 1024 });
 });
 afterAll(async () => {
   await proxy.close();
@@ -88,5 +89,28 @@ describe('header proxy', () => {
     const { head } = rewriteHead('GET / HTTP/1.1\r\nX_Forwarded_For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
     expect(rewriteHead('POST / HTTP/1.1\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' } });
     expect(head).toBe('GET / HTTP/1.1\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
+  });
+
+  it("passes on uWS's 413 for a Content-Length body over its limit, whole, before the connection ends", async () => {
+    const body = 'x'.repeat(200_000);
+    const reply = await new Promise<string>((resolve) => {
+      const socket = net.connect(proxy.port, '127.0.0.1', () => socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 413/);
+    expect(reply).toMatch(/\{"error":"request body exceeds 1024 bytes"\}$/);
+  });
+});
+
+describe('header proxy on its own thread', () => {
+  it('serves like the in-thread front, and stops listening when closed', async () => {
+    const threaded = await startHeaderProxyThread({ port: 0, target: { host: '127.0.0.1', port: server.listening.port } });
+    const response = await fetch(`http://127.0.0.1:${threaded.port}/whoami`, { headers: { SVC_API_KEY: 'k-thread' } });
+    expect(await response.json()).toEqual({ key: 'k-thread', ip: '127.0.0.1' });
+    await threaded.close();
+    await expect(fetch(`http://127.0.0.1:${threaded.port}/whoami`)).rejects.toThrow();
   });
 });

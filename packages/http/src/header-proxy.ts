@@ -15,6 +15,12 @@ export interface HeaderProxyOptions {
   maxHeadBytes?: number;
   /** Largest chunked body decoded; above it the connection gets 413. Default 8 MiB. */
   maxChunkedBytes?: number;
+  /**
+   * The largest body the server behind accepts: a longer declared body is not forwarded, only its
+   * head, which the server answers (413) and closes on cleanly. Forwarding it would make the
+   * server close with bytes unread, and the reset can destroy its answer before the front reads it.
+   */
+  maxBodyBytes?: number;
 }
 
 export interface HeaderProxy {
@@ -123,7 +129,7 @@ class ChunkedBody {
   }
 }
 
-function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'target'>>): void {
+function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>>): void {
   const upstream = net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
   client.setNoDelay(true);
   const clientIp = client.remoteAddress?.replace(/^::ffff:/, '') ?? '';
@@ -132,6 +138,8 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
   let chunked: ChunkedBody | undefined;
   let chunkedHead = '';
   let inHead = true;
+  /** False while a declared body over the server's limit passes: it is read, not forwarded. */
+  let forwardBody = true;
   // Once uWS has ended its side (e.g. after a 413 it closes), the rest of the request is dropped
   // and the client's socket ends after the answer is flushed, rather than being torn down.
   let upstreamEnded = false;
@@ -166,6 +174,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
           const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp);
           framing = rewritten.framing;
+          forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes) : undefined;
           if (chunked === undefined) send(Buffer.from(rewritten.head, 'latin1'));
           else chunkedHead = rewritten.head;
@@ -173,7 +182,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
           offset = end + HEAD_END.length;
         } else if (framing.kind === 'length') {
           const take = Math.min(framing.remaining, input.length - offset);
-          send(input.subarray(offset, offset + take));
+          if (forwardBody) send(input.subarray(offset, offset + take));
           framing.remaining -= take;
           offset += take;
           if (framing.remaining === 0) inHead = true;
@@ -199,14 +208,24 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
     upstream.destroy();
   };
   client.on('error', closeBoth);
-  upstream.on('error', closeBoth);
+  // uWS resets a connection it closes with a body still unread (after a 413): what it answered
+  // before is already queued for the client, so end the client's side after it, not destroy it.
+  upstream.on('error', () => {
+    upstreamEnded = true;
+    client.end();
+  });
   client.on('end', () => upstream.end());
   upstream.on('close', () => client.end());
   client.on('close', () => upstream.destroy());
 }
 
 export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderProxy> {
-  const settings = { maxHeadBytes: options.maxHeadBytes ?? 64 * 1024, maxChunkedBytes: options.maxChunkedBytes ?? 8 * 1024 * 1024, target: options.target };
+  const settings = {
+    maxHeadBytes: options.maxHeadBytes ?? 64 * 1024,
+    maxChunkedBytes: options.maxChunkedBytes ?? 8 * 1024 * 1024,
+    maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
+    target: options.target,
+  };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     sockets.add(client);

@@ -46,6 +46,8 @@ export interface ListeningHttpServer {
 }
 
 export interface HttpServer {
+  /** The largest request body any route accepts (a front may hold back bigger ones). */
+  readonly maxBodyBytes: number;
   /** Binds synchronously; throws when the address is taken. One listen per server. */
   listen(port: number, host?: string): ListeningHttpServer;
 }
@@ -94,7 +96,9 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
 
   // Methods served per path shape, for the 405 answer's Allow header.
   const allowed = new Map<string, { path: string; methods: Method[] }>();
+  let largestBody = 0;
   for (const route of options.routes) {
+    largestBody = Math.max(largestBody, route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const runner = new RouteRunner<L>(state, {
       route,
       paramNames: paramNames(route.path),
@@ -119,6 +123,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
 
   let listening = false;
   return {
+    maxBodyBytes: largestBody,
     listen(port: number, host = '127.0.0.1'): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;

@@ -29,7 +29,7 @@ export async function serve(server: HttpServer, options: ServeOptions): Promise<
     return { host: options.host, port: listening.port, directPort: listening.port, close: (o) => listening.close(o) };
   }
   const listening = server.listen(options.directPort ?? 0, '127.0.0.1');
-  const front = await startHeaderProxyThread({ host: options.host, port: options.port, target: { host: '127.0.0.1', port: listening.port } });
+  const front = await startHeaderProxyThread({ host: options.host, port: options.port, target: { host: '127.0.0.1', port: listening.port }, maxBodyBytes: server.maxBodyBytes });
   return {
     host: options.host,
     port: front.port,
