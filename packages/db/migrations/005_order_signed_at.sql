@@ -4,3 +4,5 @@
 -- since the window's start from here; older or far-future orders are looked up by order_id.
 ALTER TABLE orders ADD COLUMN signed_at bigint;
 CREATE INDEX orders_signed_at ON orders (signed_at) WHERE signed_at IS NOT NULL;
+-- Orders without it (recorded before this migration) are reloaded by when they were accepted.
+CREATE INDEX orders_unsigned_created_at ON orders (created_at) WHERE signed_at IS NULL;

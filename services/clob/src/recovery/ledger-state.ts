@@ -21,7 +21,7 @@ export interface LedgerState {
   supplied: { asset: string; amount: number }[];
   /** First token's ticks of each market's last trade. */
   lastTrades: Map<string, number>;
-  /** Every order signed at or after `signedSince` (ms), for the replay check. */
+  /** Every order signed at or after `signedSince` (ms), for the replay check (see the query). */
   recentOrders: { orderId: string; signedAt: number }[];
 }
 
@@ -38,7 +38,11 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
     const supplied = await tx<{ asset: string; amount: string }[]>`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
     const trades = await tx<{ market: string; taker_token: number; price_ticks: number }[]>`
       SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, match_time DESC, seq DESC`;
-    const recent = await tx<{ order_id: string; signed_at: string }[]>`SELECT order_id, signed_at FROM orders WHERE signed_at >= ${signedSince}`;
+    // Orders with no signed_at (recorded before migration 005, or signed with a timestamp that is
+    // not a safe integer) count by when they were accepted: those of the window's span are kept.
+    const recent = await tx<{ order_id: string; signed_at: string | null }[]>`
+      SELECT order_id, signed_at FROM orders
+       WHERE signed_at >= ${signedSince} OR (signed_at IS NULL AND created_at >= to_timestamp(${signedSince} / 1000.0))`;
     const lastTrades = new Map<string, number>();
     for (const t of trades) {
       const n = ticksPerUnit(t.market);
@@ -71,7 +75,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
       locked: locked.map((l) => ({ market: l.condition_id, amount: Number(l.locked) })),
       supplied: supplied.map((s) => ({ asset: s.asset, amount: Number(s.amount) })),
       lastTrades,
-      recentOrders: recent.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })),
+      recentOrders: recent.map((r) => ({ orderId: r.order_id, signedAt: r.signed_at === null ? 0 : Number(r.signed_at) })),
     };
   }) as Promise<LedgerState>;
 }
