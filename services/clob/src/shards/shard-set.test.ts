@@ -67,4 +67,28 @@ describe('ShardSet', () => {
     const replyShards = new Set(replies.map(([s]) => s));
     expect(replyShards).toEqual(new Set([0, 1]));
   });
+
+  it('appends batches sent turn after turn as jobs of consecutive sequence ranges, whatever goes together', async () => {
+    const c = '0xburst';
+    const shard = shards.shardOf(c);
+    await shards.submit(shard, { type: 'market', market: { key: c, tokens: [`${c}-yes`, `${c}-no`], tickSize: '0.01', minSize: 0 } });
+    const queue = new Queue<ShardJob>(shardQueueName(shard), { connection: redis, prefix: bullPrefix });
+    const before = (await queue.getJobs(['waiting'])).length;
+    const placed = [];
+    for (let i = 0; i < 40; i++) {
+      placed.push(shards.submit(shard, { type: 'place', orderId: `${c}-t${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: c, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60 + (i % 5), size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
+      await new Promise((resolve) => setImmediate(resolve)); // a batch per turn, while earlier appends are out
+    }
+    expect((await Promise.all(placed)).every((r) => r.type === 'place' && r.ok)).toBe(true);
+    const jobs = (await queue.getJobs(['waiting'])).map((job) => job.data).sort((x, y) => x.fromSeq - y.fromSeq);
+    const mine = jobs.filter((job) => job.events.some((e) => e.market === c));
+    expect(mine.flatMap((job) => job.events).filter((e) => e.type === 'accepted')).toHaveLength(40);
+    expect(jobs.length - before).toBeLessThanOrEqual(40);
+    for (const [i, job] of jobs.entries()) {
+      expect(job.events.map((e) => e.seq)).toEqual(job.events.map((_, k) => job.fromSeq + k));
+      expect(job.toSeq).toBe(job.events[job.events.length - 1]!.seq);
+      if (i > 0) expect(job.fromSeq).toBe(jobs[i - 1]!.toSeq + 1);
+    }
+    await queue.close();
+  });
 });
