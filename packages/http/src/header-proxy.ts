@@ -10,7 +10,8 @@ import net from 'node:net';
 export interface HeaderProxyOptions {
   host?: string;
   port: number;
-  target: { host: string; port: number };
+  /** The server behind: a TCP address, or a Unix socket (cheaper per request on one machine). */
+  target: { host: string; port: number } | { path: string };
   /** Largest request head accepted; above it the connection gets 431. Default 64 KiB. */
   maxHeadBytes?: number;
   /** Largest chunked body decoded; above it the connection gets 413. Default 8 MiB. */
@@ -130,7 +131,7 @@ class ChunkedBody {
 }
 
 function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>>): void {
-  const upstream = net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
+  const upstream = 'path' in options.target ? net.connect({ path: options.target.path }) : net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
   client.setNoDelay(true);
   const clientIp = client.remoteAddress?.replace(/^::ffff:/, '') ?? '';
   let pending: Buffer = Buffer.alloc(0);

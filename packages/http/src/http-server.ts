@@ -48,8 +48,11 @@ export interface ListeningHttpServer {
 export interface HttpServer {
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
-  /** Binds synchronously; throws when the address is taken. One listen per server. */
-  listen(port: number, host?: string): ListeningHttpServer;
+  /**
+   * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
+   * binds a Unix socket there (for a front on the same machine), closed with the port.
+   */
+  listen(port: number, host?: string, options?: { unixPath?: string }): ListeningHttpServer;
 }
 
 const UWS_METHOD: Record<Method, 'get' | 'post' | 'del' | 'put' | 'patch'> = {
@@ -124,7 +127,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   let listening = false;
   return {
     maxBodyBytes: largestBody,
-    listen(port: number, host = '127.0.0.1'): ListeningHttpServer {
+    listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;
       app.listen(host, port, (listenSocket) => {
@@ -132,6 +135,18 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
       });
       if (socket === undefined) throw new Error('@pmx/http: uWS did not report the listen result synchronously');
       if (socket === false) throw new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`);
+      const sockets = [socket];
+      if (listenOptions.unixPath !== undefined) {
+        let unix: us_listen_socket | false | undefined;
+        app.listen_unix((listenSocket) => {
+          unix = listenSocket;
+        }, listenOptions.unixPath);
+        if (!unix) {
+          uws.us_listen_socket_close(socket);
+          throw new Error(`@pmx/http: cannot listen on the Unix socket ${listenOptions.unixPath}`);
+        }
+        sockets.push(unix);
+      }
       listening = true;
       const listenSocket = socket;
       const boundPort = uws.us_socket_local_port(listenSocket);
@@ -144,7 +159,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
         },
         close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
           closing ??= new Promise<void>((resolve) => {
-            uws.us_listen_socket_close(listenSocket);
+            for (const s of sockets) uws.us_listen_socket_close(s);
             let timer: NodeJS.Timeout | undefined;
             const finish = (): void => {
               if (timer !== undefined) clearTimeout(timer);
