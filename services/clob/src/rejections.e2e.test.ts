@@ -86,6 +86,18 @@ describe('order rejections', () => {
     await maker.authed('DELETE', '/cancel-all');
   });
 
+  it('an FOK the engine killed was never accepted: the same signed order fills once liquidity comes, then is a duplicate', async () => {
+    const body = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.60', 10), orderType: 'FOK' });
+    expectRejected(await alice.authed('POST', '/order', body), "order couldn't be fully filled. FOK orders are fully filled or killed.");
+    const seller = new Trader(h.url);
+    await seller.createApiKey();
+    await h.deposit(seller.address, 10n * USDC, market.yes);
+    expect((await seller.placeOrder({ tokenId: market.yes, ...limit('SELL', '0.60', 10) })).body.status).toBe('live');
+    const filled = await alice.authed('POST', '/order', body);
+    expect(filled.body).toMatchObject({ success: true, status: 'matched' });
+    expectRejected(await alice.authed('POST', '/order', body), `order ${filled.body.orderID} is invalid. Duplicated.`);
+  });
+
   it('the same signed order twice is a duplicate', async () => {
     const body = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.11', 10) });
     const first = await alice.authed('POST', '/order', body);

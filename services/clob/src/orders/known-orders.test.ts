@@ -50,6 +50,19 @@ describe('KnownOrders', () => {
     expect(known.lookups).toBe(0);
   });
 
+  it('forgets an id the engine refused; accepted again, it keeps its own deadline', () => {
+    const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
+    const start = clock;
+    known.add('0xg1', start);
+    known.forget('0xg1');
+    expect(known.has('0xg1', start)).toBe(false);
+    clock += WINDOW / 2;
+    known.add('0xg1', start); // deadline: now + window, later than the first entry's
+    clock = start + WINDOW + 1; // the first entry's deadline has passed
+    expect(known.has('0xg1', start + WINDOW / 2)).toBe(true);
+    expect(known.lookups).toBe(0);
+  });
+
   it('keeps an accepted id until its timestamp has left the window, then asks the ledger', async () => {
     const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
     const signedAt = clock + 30_000;

@@ -25,7 +25,8 @@ interface Waiter {
 }
 
 export class KnownOrders {
-  private readonly recent = new Set<string>();
+  /** Ids in memory and when each may be forgotten (the latest deadline, if re-added). */
+  private readonly recent = new Map<string, number>();
   private readonly deadlines = new DeadlineHeap();
   private readonly now: () => number;
   private waiting = new Map<string, Waiter[]>();
@@ -49,8 +50,14 @@ export class KnownOrders {
     const now = this.now();
     this.evict(now);
     if (this.recent.has(orderId)) return;
-    this.recent.add(orderId);
-    this.deadlines.push(Math.max(signedAt, now) + this.options.windowMs, orderId);
+    const deadline = Math.max(signedAt, now) + this.options.windowMs;
+    this.recent.set(orderId, deadline);
+    this.deadlines.push(deadline, orderId);
+  }
+
+  /** An id the engine refused (a killed FOK, a crossing post-only) was never used. */
+  forget(orderId: string): void {
+    this.recent.delete(orderId);
   }
 
   /** After a restart: the ids of orders signed since the window's start, from the ledger. */
@@ -80,7 +87,11 @@ export class KnownOrders {
   }
 
   private evict(now: number): void {
-    for (let id = this.deadlines.popBefore(now); id !== undefined; id = this.deadlines.popBefore(now)) this.recent.delete(id);
+    for (let id = this.deadlines.popBefore(now); id !== undefined; id = this.deadlines.popBefore(now)) {
+      // A forgotten id may have been accepted again since, with a later deadline of its own.
+      const deadline = this.recent.get(id);
+      if (deadline !== undefined && deadline < now) this.recent.delete(id);
+    }
   }
 
   /** Runs while `looking`: one query at a time until nothing waits. */

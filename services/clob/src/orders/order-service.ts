@@ -121,7 +121,12 @@ export class OrderService {
     if (result.type !== 'place' || !result.ok) {
       this.core.risk.release(orderId);
       this.core.openOrders.forgetIntent(orderId);
-      if (result.type === 'place') throw new IntakeError(REJECTIONS[result.reason](orderId));
+      if (result.type === 'place') {
+        // Refused by the engine, the order was never accepted (nor recorded in the ledger): the
+        // same signed order may come again. A shard's own duplicate refusal keeps it used.
+        if (result.reason !== 'duplicate') this.known.forget(orderId);
+        throw new IntakeError(REJECTIONS[result.reason](orderId));
+      }
       throw new Error(result.type === 'error' ? result.message : `unexpected shard result ${result.type}`);
     }
     const tokens = formatUnits(result.filled);
