@@ -116,9 +116,10 @@ export class RiskBook {
 
   /**
    * Reserves `amount` of `asset` for an order of `size` base units; refuses what is not available.
-   * A BUY gives its limit, so that a fill at a better price frees the difference at once.
+   * A BUY gives its limit, so that a fill at a better price frees the difference at once. Private:
+   * `reserveOrder` derives amount and limit from the order's terms, so no caller can forget one.
    */
-  reserve(orderId: string, address: string, asset: string, amount: number, size: number, limit?: BuyLimit): ReserveOutcome {
+  private reserve(orderId: string, address: string, asset: string, amount: number, size: number, limit?: BuyLimit): ReserveOutcome {
     assertAmount(amount);
     assertAmount(size);
     if (this.reservations.has(orderId)) return 'duplicate';
