@@ -1,5 +1,6 @@
 // Puts a server on its public port: uWS itself, or (by default) the header-normalising front with
-// uWS behind it on a loopback port, so clients may send the contract's SVC_X header names.
+// uWS behind it, so clients may send the contract's SVC_X header names. uWS then listens on a Unix
+// socket for the front and on a loopback TCP port for direct clients.
 // A server behind the front should trust one more X-Forwarded-For hop (the front's): the front
 // always appends the client's address, and reaches uWS over a Unix socket with no peer address.
 
