@@ -1,6 +1,6 @@
 // Level-1 (wallet) auth: the EIP-712 `ClobAuth` message a wallet signs to create or derive its API
 // key, and its check. Freshness of the timestamp is the caller's policy, not checked here.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.ts';
 import { writeAddress, writeUint256, type UintInput } from './abi-words.ts';
 import { digestPrefix, domainSeparator, encodeType, keccakUtf8, typeHash, typedDataDigest } from './eip712-domain.ts';
 import { recoverAddress, sameAddress } from './signer-recovery.ts';
@@ -54,7 +54,7 @@ export function clobAuthDigest({ address, timestamp, nonce, chainId }: ClobAuthF
   struct.set(keccakUtf8(String(timestamp)), 64);
   writeUint256(nonce, struct, new DataView(struct.buffer), 96, 'nonce');
   struct.set(MESSAGE_HASH, 128);
-  return typedDataDigest(prefixFor(chainId), keccak_256(struct));
+  return typedDataDigest(prefixFor(chainId), keccak256(struct));
 }
 
 /** True when `signature` over the ClobAuth message was made by `address`; false for anything else, malformed input included. */

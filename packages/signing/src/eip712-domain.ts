@@ -1,6 +1,6 @@
 // EIP-712 pieces shared by every typed message we check: type hashes, domain separators and the
 // final `keccak(0x1901 ‖ domainSeparator ‖ structHash)`.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.ts';
 import { writeAddress, writeUint256 } from './abi-words.ts';
 
 export interface Eip712Domain {
@@ -14,7 +14,7 @@ export interface Eip712Domain {
 const utf8 = new TextEncoder();
 
 export function keccakUtf8(text: string): Uint8Array {
-  return keccak_256(utf8.encode(text));
+  return keccak256(utf8.encode(text));
 }
 
 /** EIP-712 `encodeType` of a struct whose fields are all atomic: `Name(type1 name1,type2 name2,…)`. */
@@ -38,7 +38,7 @@ export function domainSeparator(domain: Eip712Domain): Uint8Array {
   words.set(keccakUtf8(domain.version), 64);
   writeUint256(domain.chainId, words, view, 96, 'chainId');
   if (withContract) writeAddress(domain.verifyingContract, words, 128, 'verifyingContract');
-  return keccak_256(words);
+  return keccak256(words);
 }
 
 /**
@@ -55,5 +55,5 @@ export function digestPrefix(separator: Uint8Array): Uint8Array {
 
 export function typedDataDigest(prefixed: Uint8Array, structHash: Uint8Array): Uint8Array {
   prefixed.set(structHash, 34);
-  return keccak_256(prefixed);
+  return keccak256(prefixed);
 }

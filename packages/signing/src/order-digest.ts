@@ -1,6 +1,6 @@
 // EIP-712 digest of a V2 exchange order, the fast way: type hash and domain separator computed once
 // per (chainId, verifyingContract), the struct encoded into one reusable buffer, two keccaks.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.ts';
 import { writeAddress, writeBytes32, writeUint256, writeUint8, type UintInput } from './abi-words.ts';
 import { digestPrefix, domainSeparator, encodeType, typeHash, typedDataDigest } from './eip712-domain.ts';
 import { toHex } from './hex-codec.ts';
@@ -104,7 +104,7 @@ export function createOrderHasher(domain: OrderDomain): OrderHasher {
       writeUint256(order.timestamp, struct, view, 288, 'timestamp');
       writeBytes32(order.metadata, struct, 320, 'metadata');
       writeBytes32(order.builder, struct, 352, 'builder');
-      return typedDataDigest(prefixed, keccak_256(struct));
+      return typedDataDigest(prefixed, keccak256(struct));
     },
   };
 }

@@ -1,6 +1,6 @@
 // Who signed a digest: picks the recovery backend once (native libsecp256k1, else noble), logs which,
 // and turns the recovered key into an address. Addresses come back lowercase `0x…`; compare with `sameAddress`.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.ts';
 import { isMainThread } from 'node:worker_threads';
 import { toHex } from './hex-codec.ts';
 import { loadNativeRecovery } from './native-recovery.ts';
@@ -46,7 +46,7 @@ export function recoverAddress(digest: Uint8Array, signature: string | Uint8Arra
 
 /** The address of an uncompressed public key: the last 20 bytes of keccak(X ‖ Y). */
 export function publicKeyToAddress(publicKey: Uint8Array): string {
-  return toHex(keccak_256(publicKey.subarray(1, 65)).subarray(12));
+  return toHex(keccak256(publicKey.subarray(1, 65)).subarray(12));
 }
 
 /** Case-insensitive address equality (checksummed, lowercase or mixed input). */

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { VerifyBatch, VerifyResult } from './order-verification.ts';
+import type { KeccakBackendName } from './keccak.ts';
 import type { RecoveryBackendName } from './recovery-backend.ts';
 
 export interface VerifyPoolOptions {
@@ -16,8 +17,8 @@ export interface VerifyPool {
   readonly threads: number;
   /** Digests and recovers a batch on some worker; results align with `batch.items`. */
   verify(batch: VerifyBatch): Promise<VerifyResult[]>;
-  /** The recovery backend a worker loaded (native unless its addon failed there). */
-  workerBackend(): Promise<RecoveryBackendName>;
+  /** The recovery and keccak backends a worker loaded (native unless an addon failed there). */
+  workerBackend(): Promise<{ recovery: RecoveryBackendName; keccak: KeccakBackendName }>;
   /** Batches waiting for a free worker. */
   readonly queued: number;
   destroy(): Promise<void>;
@@ -55,7 +56,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   return {
     threads,
     verify: (batch) => pool.run(batch) as Promise<VerifyResult[]>,
-    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<RecoveryBackendName>,
+    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<{ recovery: RecoveryBackendName; keccak: KeccakBackendName }>,
     get queued() {
       return pool.queueSize;
     },
