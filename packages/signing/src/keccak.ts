@@ -1,9 +1,10 @@
 // keccak-256 for every digest we compute (EIP-712 structs, domains, final digests, addresses).
-// The native Keccak sponge of npm `keccak` (the XKCP reference code, a Node-API addon) is about five
-// times faster here than @noble/hashes: 6 against 34 µs for an order's 384-byte struct (bench/signing), which
-// made keccak ≈ 40 % of an order's verification. It is loaded from its `bindings` entry and driven
-// directly: the package's main entry wraps it in a stream per hash and silently swaps in pure JS
-// when the addon is missing. Without the addon, noble is used, and the process says so at start.
+// The native Keccak sponge of npm `keccak` (the XKCP reference code, a Node-API addon) is about
+// five times faster here than @noble/hashes: 6 against 34 µs for an order's 384-byte struct
+// (bench/signing), where keccak had been ≈ 40 % of an order's signature check. The addon is
+// loaded as the package loads it and driven directly: the package's main entry wraps it in a
+// stream object per hash and silently swaps in pure JS when the addon is missing. Without the
+// addon, noble is used, and the process says so at start.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
