@@ -1,10 +1,10 @@
 // Load child for the trading bench: sends distinct prepared POST requests over keep-alive
 // connections (each request used once), and reports throughput, latency percentiles and how many
-// answers were accepted. Unpaced runs use autocannon (a much lighter client, feeding each request
-// its own body); paced runs use undici with one scheduler sending each request when it is due.
+// answers were accepted. Unpaced runs use a lean raw-socket client (raw-load.ts); paced runs use
+// undici with one scheduler sending each request when it is due.
 
-import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { runRawLoad } from './raw-load.ts';
 import type { PreparedRequest } from './signed-orders.ts';
 
 export interface OrderLoadJob {
@@ -34,52 +34,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** As fast as answers come back, through autocannon: each request takes the next prepared body. */
-function runFlat(job: OrderLoadJob): Promise<OrderLoadResult> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    let next = 0;
-    let ok = 0;
-    let rejected = 0;
-    const start = performance.now();
-    const instance = autocannon(
-      {
-        url: job.url,
-        connections: job.connections,
-        duration: job.durationMs / 1000,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request) => {
-              const prepared = job.requests[next++ % job.requests.length]!;
-              return { ...request, path: prepared.path, body: prepared.body, headers: { ...prepared.headers } };
-            },
-          },
-        ],
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        const seconds = (performance.now() - start) / 1000;
-        latencies.sort((a, b) => a - b);
-        resolve({
-          sent: latencies.length,
-          ok,
-          rejected,
-          errors: result.errors + result.timeouts,
-          seconds,
-          rps: latencies.length / seconds,
-          p50Ms: percentile(latencies, 50),
-          p99Ms: percentile(latencies, 99),
-          firstRejection: next > job.requests.length ? 'prepared requests ran out (some were sent twice)' : '',
-        });
-      },
-    );
-    instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
-      latencies.push(responseTimeMs);
-      if (statusCode === 200) ok++;
-      else rejected++;
-    });
-  });
+/** As fast as answers come back, on raw keep-alive sockets (raw-load.ts). */
+async function runFlat(job: OrderLoadJob): Promise<OrderLoadResult> {
+  const { latenciesMs, ...result } = await runRawLoad(job);
+  latenciesMs.sort((x, y) => x - y);
+  return { ...result, p50Ms: percentile(latenciesMs, 50), p99Ms: percentile(latenciesMs, 99) };
 }
 
 /**
