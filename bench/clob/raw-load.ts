@@ -12,6 +12,10 @@ export interface RawLoadJob {
   requests: PreparedRequest[];
   connections: number;
   durationMs: number;
+  /** Requests per second to pace at; 0 (the default) sends as fast as answers come back. */
+  ratePerSecond?: number;
+  /** Sent first and not counted; default 0. */
+  warmupMs?: number;
 }
 
 export interface RawLoadResult {
@@ -43,81 +47,156 @@ function parseHead(head: string): { status: number; length: number } | Error {
   return { status, length: Number(match[1]) };
 }
 
+/** One keep-alive connection: sends a request, calls back with the answer once it is complete. */
+class RawConnection {
+  private readonly socket: net.Socket;
+  private pending: Buffer = Buffer.alloc(0);
+  private expected: { status: number; length: number } | undefined;
+  private headLength = 0;
+  private closed = false;
+
+  constructor(
+    url: URL,
+    private readonly onAnswer: (connection: RawConnection, status: number, body: string) => void,
+    private readonly onFailure: (connection: RawConnection, reason: string) => void,
+    onReady: (connection: RawConnection) => void,
+  ) {
+    this.socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    this.socket.on('connect', () => onReady(this));
+    this.socket.on('data', (data: Buffer) => this.read(data));
+    this.socket.on('error', (error) => this.fail(error.message));
+    this.socket.on('close', () => this.fail('connection closed by the server'));
+  }
+
+  send(bytes: Buffer): void {
+    this.socket.write(bytes);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+
+  private fail(reason: string): void {
+    if (this.closed) return;
+    this.close();
+    this.onFailure(this, reason);
+  }
+
+  private read(data: Buffer): void {
+    this.pending = this.pending.length === 0 ? data : Buffer.concat([this.pending, data]);
+    if (this.expected === undefined) {
+      const end = this.pending.indexOf(HEAD_END);
+      if (end < 0) return;
+      const head = parseHead(this.pending.toString('latin1', 0, end));
+      if (head instanceof Error) return this.fail(head.message);
+      this.expected = head;
+      this.headLength = end + HEAD_END.length;
+    }
+    const end = this.headLength + this.expected.length;
+    if (this.pending.length < end) return;
+    const { status } = this.expected;
+    const body = this.pending.toString('utf8', this.headLength, end);
+    this.pending = this.pending.subarray(end);
+    this.expected = undefined;
+    this.onAnswer(this, status, body);
+  }
+}
+
+/**
+ * Sends the prepared requests, each once, over `connections` keep-alive sockets for
+ * `durationMs`. Unpaced (`ratePerSecond` 0), each connection sends its next request as soon as
+ * its answer is complete. Paced, one scheduler makes each request due at its time and sends it
+ * on an idle connection (or as soon as one frees up); latency runs from when it was due, so a
+ * backlog counts against the server, not hidden by the client. Answers to requests due in the
+ * first `warmupMs` are not counted.
+ */
 export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const url = new URL(job.url);
   const wire = job.requests.map((request) => serialise(request, url.host));
   const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], firstRejection: '' };
-  let next = 0;
+  const rate = job.ratePerSecond ?? 0;
+  const warmupMs = job.warmupMs ?? 0;
   const start = performance.now();
-  const deadline = start + job.durationMs;
+  const countFrom = start + warmupMs;
+  const deadline = countFrom + job.durationMs;
+  const total = rate > 0 ? Math.min(wire.length, Math.floor(((warmupMs + job.durationMs) / 1000) * rate)) : wire.length;
+  const dueAt = new Map<RawConnection, number>();
+  const idle: RawConnection[] = [];
+  const backlog: { bytes: Buffer; due: number }[] = [];
+  let next = 0;
+  let open = job.connections;
+  let finished: () => void = () => {};
 
-  const connection = (): Promise<void> =>
-    new Promise((resolve) => {
-      const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
-      let pending: Buffer = Buffer.alloc(0);
-      let sentAt = 0;
-      let expected: { status: number; length: number } | undefined;
-      let headLength = 0;
-      let done = false;
-      const finish = () => {
-        done = true;
-        socket.destroy();
-        resolve();
-      };
-      const send = () => {
-        if (performance.now() >= deadline) return finish();
-        if (next >= wire.length) {
-          result.firstRejection ||= 'prepared requests ran out';
-          return finish();
-        }
-        sentAt = performance.now();
-        result.sent++;
-        socket.write(wire[next++]!);
-      };
-      socket.on('connect', send);
-      socket.on('data', (data: Buffer) => {
-        pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
-        if (expected === undefined) {
-          const end = pending.indexOf(HEAD_END);
-          if (end < 0) return;
-          const head = parseHead(pending.toString('latin1', 0, end));
-          if (head instanceof Error) {
-            result.errors++;
-            result.firstRejection ||= head.message;
-            return finish();
-          }
-          expected = head;
-          headLength = end + HEAD_END.length;
-        }
-        if (pending.length < headLength + expected.length) return;
-        result.latenciesMs.push(performance.now() - sentAt);
-        const body = pending.toString('utf8', headLength, headLength + expected.length);
-        if (expected.status === 200 && !body.includes('"success":false')) result.ok++;
-        else {
-          result.rejected++;
-          result.firstRejection ||= `${expected.status} ${body.slice(0, 200)}`;
-        }
-        pending = pending.subarray(headLength + expected.length);
-        expected = undefined;
-        send();
-      });
-      socket.on('error', (error) => {
-        if (done) return;
-        result.errors++;
-        result.firstRejection ||= error.message;
-        finish();
-      });
-      socket.on('close', () => {
-        if (done) return;
-        result.errors++; // the server closed a connection the client was still using
-        result.firstRejection ||= 'connection closed by the server';
-        finish();
-      });
-    });
+  const send = (connection: RawConnection, bytes: Buffer, due: number) => {
+    dueAt.set(connection, due);
+    result.sent++;
+    connection.send(bytes);
+  };
+  const retire = (connection: RawConnection) => {
+    connection.close();
+    if (--open === 0) finished();
+  };
+  /** What a connection does once free: the next due request, or wait (paced), or stop. */
+  const free = (connection: RawConnection) => {
+    dueAt.delete(connection);
+    if (rate > 0) {
+      const waiting = backlog.shift();
+      if (waiting !== undefined) send(connection, waiting.bytes, waiting.due);
+      else if (next >= total) retire(connection);
+      else idle.push(connection);
+      return;
+    }
+    const now = performance.now();
+    if (now >= deadline || next >= wire.length) {
+      if (next >= wire.length) result.firstRejection ||= 'prepared requests ran out';
+      return retire(connection);
+    }
+    send(connection, wire[next++]!, now);
+  };
+  const onAnswer = (connection: RawConnection, status: number, body: string) => {
+    const due = dueAt.get(connection)!;
+    if (due >= countFrom) {
+      result.latenciesMs.push(performance.now() - due);
+      if (status === 200 && !body.includes('"success":false')) result.ok++;
+      else {
+        result.rejected++;
+        result.firstRejection ||= `${status} ${body.slice(0, 200)}`;
+      }
+    }
+    free(connection);
+  };
+  const onFailure = (connection: RawConnection, reason: string) => {
+    result.errors++;
+    result.firstRejection ||= reason;
+    dueAt.delete(connection);
+    const at = idle.indexOf(connection);
+    if (at >= 0) idle.splice(at, 1);
+    if (--open === 0) finished();
+  };
 
-  return Promise.all(Array.from({ length: job.connections }, connection)).then(() => {
-    result.seconds = (performance.now() - start) / 1000;
-    result.rps = result.latenciesMs.length / result.seconds;
-    return result;
+  return new Promise<RawLoadResult>((resolve) => {
+    finished = () => {
+      // Paced, the counted span is that of the due times; unpaced, until the last answer.
+      result.seconds = rate > 0 ? job.durationMs / 1000 : (performance.now() - countFrom) / 1000;
+      result.rps = result.latenciesMs.length / result.seconds;
+      resolve(result);
+    };
+    for (let i = 0; i < job.connections; i++) new RawConnection(url, onAnswer, onFailure, free);
+    if (rate === 0) return;
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+      while (next < due) {
+        const bytes = wire[next]!;
+        const at = start + (next++ * 1000) / rate;
+        const connection = idle.pop();
+        if (connection !== undefined) send(connection, bytes, at);
+        else backlog.push({ bytes, due: at });
+      }
+      if (open === 0) return;
+      if (next < total) setTimeout(tick, 1);
+      else for (const connection of idle.splice(0)) retire(connection);
+    };
+    tick();
   });
 }
