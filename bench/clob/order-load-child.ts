@@ -3,41 +3,21 @@
 // answers were accepted, through a lean raw-socket client (raw-load.ts): unpaced, or paced by one
 // scheduler that sends each request when it is due.
 
-import { runRawLoad } from './raw-load.ts';
-import type { PreparedRequest } from './signed-orders.ts';
+import { percentiles } from '../report.ts';
+import { runRawLoad, type RawLoadJob, type RawLoadResult } from './raw-load.ts';
 
-export interface OrderLoadJob {
-  url: string;
-  requests: PreparedRequest[];
-  connections: number;
-  durationMs: number;
-  /** Requests per second to pace at; 0 sends as fast as answers come back. */
-  ratePerSecond: number;
-}
+/** A load job for the child: `ratePerSecond` 0 sends as fast as answers come back. */
+export type OrderLoadJob = Omit<RawLoadJob, 'ratePerSecond' | 'warmupMs'> & { ratePerSecond: number };
 
-export interface OrderLoadResult {
-  sent: number;
-  ok: number;
-  rejected: number;
-  errors: number;
-  seconds: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  firstRejection: string;
-}
+export type OrderLoadResult = Omit<RawLoadResult, 'latenciesMs'> & { p50Ms: number; p99Ms: number };
 
 const PACED_WARMUP_MS = 1000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** On raw keep-alive sockets (raw-load.ts); paced runs send their first second uncounted. */
 async function run(job: OrderLoadJob): Promise<OrderLoadResult> {
   const { latenciesMs, ...result } = await runRawLoad({ ...job, warmupMs: job.ratePerSecond > 0 ? PACED_WARMUP_MS : 0 });
-  latenciesMs.sort((x, y) => x - y);
-  return { ...result, p50Ms: percentile(latenciesMs, 50), p99Ms: percentile(latenciesMs, 99) };
+  const [p50Ms, p99Ms] = percentiles(Float64Array.from(latenciesMs), [50, 99]);
+  return { ...result, p50Ms: p50Ms!, p99Ms: p99Ms! };
 }
 
 process.once('message', (job: OrderLoadJob) => {
