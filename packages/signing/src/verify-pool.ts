@@ -5,8 +5,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { VerifyBatch, VerifyResult } from './order-verification.ts';
-import type { KeccakBackendName } from './keccak.ts';
-import type { RecoveryBackendName } from './recovery-backend.ts';
+import type { WorkerBackends } from './verify-worker.ts';
 
 export interface VerifyPoolOptions {
   /** Worker threads, started up front. Default: the machine's available parallelism. */
@@ -18,7 +17,7 @@ export interface VerifyPool {
   /** Digests and recovers a batch on some worker; results align with `batch.items`. */
   verify(batch: VerifyBatch): Promise<VerifyResult[]>;
   /** The recovery and keccak backends a worker loaded (native unless an addon failed there). */
-  workerBackend(): Promise<{ recovery: RecoveryBackendName; keccak: KeccakBackendName }>;
+  workerBackend(): Promise<WorkerBackends>;
   /** Batches waiting for a free worker. */
   readonly queued: number;
   destroy(): Promise<void>;
@@ -56,7 +55,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   return {
     threads,
     verify: (batch) => pool.run(batch) as Promise<VerifyResult[]>,
-    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<{ recovery: RecoveryBackendName; keccak: KeccakBackendName }>,
+    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<WorkerBackends>,
     get queued() {
       return pool.queueSize;
     },

@@ -8,7 +8,12 @@ export default function verifyBatch(batch: VerifyBatch): VerifyResult[] {
   return verifyOrders(batch);
 }
 
+export interface WorkerBackends {
+  recovery: RecoveryBackendName;
+  keccak: KeccakBackendName;
+}
+
 /** Which recovery and keccak backends loaded in this worker (workers do not log them themselves). */
-export function workerBackend(): { recovery: RecoveryBackendName; keccak: KeccakBackendName } {
+export function workerBackend(): WorkerBackends {
   return { recovery: signatureBackend, keccak: keccakBackend };
 }
