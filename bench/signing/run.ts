@@ -1,5 +1,6 @@
-// Signing bench: keccak-256 (native addon vs @noble/hashes), order digests (fast path vs viem's
-// hashTypedData), signer recovery (native libsecp256k1 vs noble), and digest + recovery on every core through the verify pool.
+// Signing bench: keccak-256 (js-sha3 vs @noble/hashes), order digests (fast path vs viem's
+// hashTypedData), signer recovery (native libsecp256k1 vs noble), and digest + recovery on every
+// core through the verify pool.
 // Usage: pnpm --filter @pmx/bench signing [-- --orders 1024 --batch 256 --pool-orders 50000 --time 1000]
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -7,7 +8,6 @@ import {
   createOrderHasher,
   createVerifyPool,
   keccak256,
-  keccakBackend,
   nobleKeccak,
   ORDER_EIP712_TYPES,
   recoverAddress,
@@ -97,7 +97,7 @@ let sink = 0;
 const next = () => (cursor = (cursor + 1) % ORDERS);
 const struct = new Uint8Array(384).fill(0x5a); // an order's EIP-712 struct: type hash and 11 words
 const tasks: Array<{ name: string; group: string; fn: () => void }> = [
-  ...(keccakBackend === 'native-keccak' ? [{ group: 'keccak', name: 'keccak-256, 384 bytes: native-keccak', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= keccak256(struct)[0]!; } }] : []),
+  { group: 'keccak', name: 'keccak-256, 384 bytes: js-sha3', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= keccak256(struct)[0]!; } },
   { group: 'keccak', name: 'keccak-256, 384 bytes: noble-hashes', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= nobleKeccak(struct)[0]!; } },
   { group: 'digest', name: 'digest: fast path (createOrderHasher)', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= hasher.hashOrder(orders[next()]!)[0]!; } },
   { group: 'digest', name: 'digest: viem hashTypedData', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= hashTypedData({ domain, types, primaryType: 'Order', message: viemMessage(orders[next()]!) }).length; } },
@@ -143,7 +143,7 @@ async function drivePool(pool: VerifyPool): Promise<{ ordersPerSec: number; late
   return { ordersPerSec: Math.round((total * BATCH) / seconds), latencies };
 }
 
-let workerBackend = { recovery: '', keccak: '' };
+let workerBackend = '';
 for (const threads of [...new Set([1, CORES])]) {
   const pool = createVerifyPool({ threads });
   workerBackend = await pool.workerBackend();
@@ -166,10 +166,8 @@ writeReport({
   rows,
   figures: {
     signatureBackend,
-    keccakBackend,
-    workerRecoveryBackend: workerBackend.recovery,
-    workerKeccakBackend: workerBackend.keccak,
-    keccakNativePerSec: perSecond['keccak-256, 384 bytes: native-keccak'] ?? 0,
+    workerBackend,
+    keccakPerSec: perSecond['keccak-256, 384 bytes: js-sha3']!,
     keccakNoblePerSec: perSecond['keccak-256, 384 bytes: noble-hashes']!,
     cores: CORES,
     batch: BATCH,

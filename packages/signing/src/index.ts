@@ -16,7 +16,7 @@ export {
 } from './order-digest.ts';
 export { recoverAddress, recoveryBackends, signatureBackend, publicKeyToAddress, sameAddress } from './signer-recovery.ts';
 export type { RecoveryBackend, RecoveryBackendName } from './recovery-backend.ts';
-export { keccak256, keccakBackend, nobleKeccak, type KeccakBackendName } from './keccak.ts';
+export { keccak256, nobleKeccak } from './keccak.ts';
 export {
   clobAuthDigest,
   verifyClobAuth,

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { keccak256 as viemKeccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { keccak256, keccakBackend, loadNativeKeccak256, nobleKeccak } from './keccak.ts';
+import { keccak256, nobleKeccak } from './keccak.ts';
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
-const native = loadNativeKeccak256();
 
 describe('keccak256', () => {
-  it('uses the native addon on this machine', () => {
-    expect(native).toBeInstanceOf(Function);
-    expect(keccakBackend).toBe('native-keccak');
-  });
-
   it('gives the known digests of "" and "abc" (Keccak padding, not SHA-3)', () => {
     expect(hex(keccak256(new Uint8Array(0)))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
     expect(hex(keccak256(new TextEncoder().encode('abc')))).toBe('0x4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { VerifyBatch, VerifyResult } from './order-verification.ts';
-import type { WorkerBackends } from './verify-worker.ts';
+import type { RecoveryBackendName } from './recovery-backend.ts';
 
 export interface VerifyPoolOptions {
   /** Worker threads, started up front. Default: the machine's available parallelism. */
@@ -16,8 +16,8 @@ export interface VerifyPool {
   readonly threads: number;
   /** Digests and recovers a batch on some worker; results align with `batch.items`. */
   verify(batch: VerifyBatch): Promise<VerifyResult[]>;
-  /** The recovery and keccak backends a worker loaded (native unless an addon failed there). */
-  workerBackend(): Promise<WorkerBackends>;
+  /** The recovery backend a worker loaded (native unless its addon failed there). */
+  workerBackend(): Promise<RecoveryBackendName>;
   /** Batches waiting for a free worker. */
   readonly queued: number;
   destroy(): Promise<void>;
@@ -55,7 +55,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   return {
     threads,
     verify: (batch) => pool.run(batch) as Promise<VerifyResult[]>,
-    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<WorkerBackends>,
+    workerBackend: () => pool.run(null, { name: 'workerBackend' }) as Promise<RecoveryBackendName>,
     get queued() {
       return pool.queueSize;
     },

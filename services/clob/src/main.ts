@@ -1,7 +1,7 @@
 // Starts the trading front end: `pnpm --filter @pmx/clob start` (or infra/start.sh).
 import { loadClobConfig, DEV_OPERATOR_KEY } from './config.ts';
 import { createClobApp } from './app.ts';
-import { keccakBackend, signatureBackend } from '@pmx/signing';
+import { signatureBackend } from '@pmx/signing';
 import { uwsIsNative } from '@pmx/http';
 
 const config = loadClobConfig(process.env);
@@ -14,7 +14,7 @@ app.ready.catch((error: unknown) => {
   process.exit(1);
 });
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
-console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend} + ${keccakBackend}${direct})`);
+console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
