@@ -127,9 +127,15 @@ async function signatureCeiling(requests: PreparedRequest[]): Promise<number> {
   return rate;
 }
 
-/** The middle result by rate (for an even count, the lower middle). */
+/** The middle value (for an even count, the lower middle). */
+function middle(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+}
+
+/** The run with the middle rate. */
 function median(results: LoadResult[]): LoadResult {
-  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)]!;
+  const rate = middle(results.map((r) => r.rps));
+  return results.find((r) => r.rps === rate)!;
 }
 
 /**
@@ -207,8 +213,10 @@ try {
   const gets = await interleavedGets([`http://127.0.0.1:${hello.port}/hello`, `${BASE}/book?token_id=${yes}`, `http://127.0.0.1:${DIRECT_PORT}/book?token_id=${yes}`]);
   hello.close();
   const [helloGet, book, bookDirect] = gets.map(median);
-  const bookRatio = median(gets[1]!.map((r, i) => ({ ...r, rps: r.rps / gets[0]![i]!.rps }))).rps;
-  const bookDirectRatio = median(gets[2]!.map((r, i) => ({ ...r, rps: r.rps / gets[0]![i]!.rps }))).rps;
+  // Per round, a URL's rate over hello-world's in that round; then the middle round's ratio.
+  const ratioToHello = (url: number) => middle(gets[url]!.map((r, round) => r.rps / gets[0]![round]!.rps));
+  const bookRatio = ratioToHello(1);
+  const bookDirectRatio = ratioToHello(2);
 
   const ceiling = Math.min(signaturesPerSec, helloPost.rps);
   const batchOrdersPerSec = batched.rps * 15;
