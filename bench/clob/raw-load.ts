@@ -26,6 +26,11 @@ export interface RawLoadResult {
   seconds: number;
   rps: number;
   latenciesMs: number[];
+  /**
+   * Paced: how late the client itself put each counted request on the wire (its timer and event
+   * loop; part of the latency above, since that runs from the due time). Empty when unpaced.
+   */
+  sendLagsMs: number[];
   firstRejection: string;
 }
 
@@ -114,7 +119,7 @@ class RawConnection {
 export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const url = new URL(job.url);
   const wire = job.requests.map((request) => serialise(request, url.host));
-  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], firstRejection: '' };
+  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '' };
   const rate = job.ratePerSecond ?? 0;
   const warmupMs = job.warmupMs ?? 0;
   const start = performance.now();
@@ -132,6 +137,7 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     dueAt.set(connection, due);
     result.sent++;
     connection.send(bytes);
+    if (rate > 0 && due >= countFrom) result.sendLagsMs.push(performance.now() - due);
   };
   const retire = (connection: RawConnection) => {
     connection.close();
@@ -185,8 +191,9 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     for (let i = 0; i < job.connections; i++) new RawConnection(url, onAnswer, onFailure, free);
     if (rate === 0) return;
     const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
-      while (next < due) {
+      // Request k is due at start + k/rate: all up to the elapsed time are due now.
+      const dueCount = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+      while (next < dueCount) {
         const bytes = wire[next]!;
         const at = start + (next++ * 1000) / rate;
         const connection = idle.pop();
