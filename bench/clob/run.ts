@@ -17,6 +17,7 @@ import uWS from '@trufflesuite/uws-js-unofficial';
 import { createVerifyPool } from '@pmx/signing';
 import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
 import { runLoad, type LoadResult } from '../load.ts';
+import { stealCell, withSteal } from '../host-cpu.ts';
 import { writeReport, type Row } from '../report.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
 import { EXCHANGE, assertSignsCorrectly, authedRequest, makeTrader, signOrder, type BenchTrader, type PreparedRequest } from './signed-orders.ts';
@@ -59,7 +60,12 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   throw new Error('server did not start');
 }
 
-function orderLoad(job: OrderLoadJob): Promise<OrderLoadResult> {
+/** An order-load child run, with the host's CPU steal over it. */
+function orderLoad(job: OrderLoadJob): Promise<OrderLoadResult & { stealPct: number | undefined }> {
+  return withSteal(() => orderLoadChild(job));
+}
+
+function orderLoadChild(job: OrderLoadJob): Promise<OrderLoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./order-load-child.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (result: OrderLoadResult) => resolve(result));
@@ -104,7 +110,7 @@ function helloWorld(): { port: number; close: () => void } {
   return { port: uWS.us_socket_local_port(socket as never), close: () => uWS.us_listen_socket_close(socket as never) };
 }
 
-async function signatureCeiling(requests: PreparedRequest[]): Promise<number> {
+async function signatureCeiling(requests: PreparedRequest[]): Promise<{ rate: number }> {
   const threads = availableParallelism();
   const pool = createVerifyPool({ threads });
   const items = requests.map((r) => ({ verifyingContract: EXCHANGE, order: (JSON.parse(r.body) as { order: never }).order }));
@@ -124,7 +130,7 @@ async function signatureCeiling(requests: PreparedRequest[]): Promise<number> {
   await Promise.all(Array.from({ length: threads * 2 }, lane));
   const rate = done / ((performance.now() - start) / 1000);
   await pool.destroy();
-  return rate;
+  return { rate };
 }
 
 /** The middle value (for an even count, the lower middle). */
@@ -188,9 +194,9 @@ try {
   for (let i = 0; i + 15 <= batchOrders.length; i += 15) batches.push(authedRequest(traders[(i / 15) % TRADERS]!, 'POST', '/orders', batchOrders.slice(i, i + 15).map((o) => ({ ...o, owner: traders[(i / 15) % TRADERS]!.apiKey })), now));
 
   log('ceilings…');
-  const signaturesBefore = await signatureCeiling(singles.slice(0, 5000));
+  const signaturesBefore = await withSteal(() => signatureCeiling(singles.slice(0, 5000)));
   const hello = helloWorld();
-  const helloPost = await runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 });
+  const helloPost = await withSteal(() => runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 }));
   // What the order-load client itself can send: the same distinct signed bodies at hello-world
   // (raw uWS: header names with '-', since it has no front).
   const hyphenated = singles.map((r) => ({ ...r, path: '/hello', headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])) }));
@@ -201,8 +207,9 @@ try {
   const single = await orderLoad({ url: BASE, requests: singles.slice(0, 30_000), connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   // This VM's speed drifts by up to 2× within minutes: the ceiling is measured on both sides of
   // the single-order run and averaged, so the ratio compares like with like.
-  const signaturesAfter = await signatureCeiling(singles.slice(5000, 10_000));
-  const signaturesPerSec = (signaturesBefore + signaturesAfter) / 2;
+  const signaturesAfter = await withSteal(() => signatureCeiling(singles.slice(5000, 10_000)));
+  const signaturesPerSec = (signaturesBefore.rate + signaturesAfter.rate) / 2;
+  const signaturesSteal = signaturesBefore.stealPct === undefined || signaturesAfter.stealPct === undefined ? undefined : (signaturesBefore.stealPct + signaturesAfter.stealPct) / 2;
   log('POST /orders (15 per request)…');
   const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log('POST /order at half rate…');
@@ -210,27 +217,27 @@ try {
   log('POST /order, signed an hour ago (outside the replay window: a ledger lookup each)…');
   const old = await orderLoad({ url: BASE, requests: stale, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log(`GET /book… (${GET_ROUNDS} rounds of hello-world, public port, straight at uWS)`);
-  const gets = await interleavedGets([`http://127.0.0.1:${hello.port}/hello`, `${BASE}/book?token_id=${yes}`, `http://127.0.0.1:${DIRECT_PORT}/book?token_id=${yes}`]);
+  const gets = await withSteal(async () => ({ rounds: await interleavedGets([`http://127.0.0.1:${hello.port}/hello`, `${BASE}/book?token_id=${yes}`, `http://127.0.0.1:${DIRECT_PORT}/book?token_id=${yes}`]) }));
   hello.close();
-  const [helloGet, book, bookDirect] = gets.map(median);
+  const [helloGet, book, bookDirect] = gets.rounds.map(median);
   // Per round, a URL's rate over hello-world's in that round; then the middle round's ratio.
-  const ratioToHello = (url: number) => middle(gets[url]!.map((r, round) => r.rps / gets[0]![round]!.rps));
+  const ratioToHello = (url: number) => middle(gets.rounds[url]!.map((r, round) => r.rps / gets.rounds[0]![round]!.rps));
   const bookRatio = ratioToHello(1);
   const bookDirectRatio = ratioToHello(2);
 
   const ceiling = Math.min(signaturesPerSec, helloPost.rps);
   const batchOrdersPerSec = batched.rps * 15;
   const rows: Row[] = [
-    { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', note: `${availableParallelism()} threads; ${Math.round(signaturesBefore)} before and ${Math.round(signaturesAfter)} after POST /order` },
-    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), note: '' },
-    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), note: 'raw keep-alive client, same distinct bodies' },
-    { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book` },
-    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
-    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
-    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), note: `ack latency; ${half.rejected} rejected` },
-    { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), note: `ledger lookup per order; ${old.rejected} rejected` },
-    { measure: 'GET /book (public port)', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
-    { measure: 'GET /book (uWS direct)', 'per s': Math.round(bookDirect.rps), 'p50 ms': bookDirect.p50Ms.toFixed(2), 'p99 ms': bookDirect.p99Ms.toFixed(2), note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
+    { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', 'steal %': stealCell(signaturesSteal), note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order` },
+    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: '' },
+    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), 'steal %': stealCell(clientCeiling.stealPct), note: 'raw keep-alive client, same distinct bodies' },
+    { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book` },
+    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late` },
+    { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${old.rejected} rejected` },
+    { measure: 'GET /book (public port)', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
+    { measure: 'GET /book (uWS direct)', 'per s': Math.round(bookDirect.rps), 'p50 ms': bookDirect.p50Ms.toFixed(2), 'p99 ms': bookDirect.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
   ];
   writeReport({
     bench: 'clob',
@@ -239,8 +246,8 @@ try {
     figures: {
       signaturesPerSec: Math.round(signaturesPerSec),
       helloPostRps: Math.round(helloPost.rps),
-      signaturesBeforePerSec: Math.round(signaturesBefore),
-      signaturesAfterPerSec: Math.round(signaturesAfter),
+      signaturesBeforePerSec: Math.round(signaturesBefore.rate),
+      signaturesAfterPerSec: Math.round(signaturesAfter.rate),
       helloGetRps: Math.round(helloGet.rps),
       loadClientRps: Math.round(clientCeiling.rps),
       orderRps: Math.round(single.rps),
@@ -254,6 +261,11 @@ try {
       halfRateP50Ms: Number(half.p50Ms.toFixed(3)),
       halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
       halfRateRejected: half.rejected,
+      halfRateSendLagP50Ms: Number(half.sendLagP50Ms.toFixed(3)),
+      halfRateSendLagP99Ms: Number(half.sendLagP99Ms.toFixed(3)),
+      orderStealPct: stealCell(single.stealPct),
+      halfRateStealPct: stealCell(half.stealPct),
+      getStealPct: stealCell(gets.stealPct),
       staleOrderRps: Math.round(old.rps),
       staleOrderRejected: old.rejected,
       bookRps: Math.round(book.rps),
