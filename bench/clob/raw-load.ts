@@ -108,6 +108,11 @@ class RawConnection {
   }
 }
 
+/** How many of `total` paced requests are due `elapsedMs` in: request k is due at k/rate. */
+export function dueCount(elapsedMs: number, ratePerSecond: number, total: number): number {
+  return Math.min(total, Math.floor((elapsedMs / 1000) * ratePerSecond) + 1);
+}
+
 /**
  * Sends the prepared requests, each once, over `connections` keep-alive sockets for
  * `durationMs`. Unpaced (`ratePerSecond` 0), each connection sends its next request as soon as
@@ -191,9 +196,8 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     for (let i = 0; i < job.connections; i++) new RawConnection(url, onAnswer, onFailure, free);
     if (rate === 0) return;
     const tick = () => {
-      // Request k is due at start + k/rate: all up to the elapsed time are due now.
-      const dueCount = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-      while (next < dueCount) {
+      const due = dueCount(performance.now() - start, rate, total);
+      while (next < due) {
         const bytes = wire[next]!;
         const at = start + (next++ * 1000) / rate;
         const connection = idle.pop();
