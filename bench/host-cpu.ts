@@ -1,6 +1,6 @@
 // What the host did to this VM during a phase: the share of CPU time the hypervisor gave to
 // others while our vCPUs wanted to run ("steal", from /proc/stat). On the 2-core bench machine it
-// runs from 0 to over 40 % within minutes, which moves every rate and tail by as much, so each
+// has run from 0 to over 20 % of all CPU time within minutes, which moves rates and tails, so each
 // phase reports it beside its figures. Undefined where /proc/stat is missing (not Linux).
 import { readFileSync } from 'node:fs';
 
@@ -31,4 +31,9 @@ export async function withSteal<T>(phase: () => Promise<T>): Promise<T & { steal
 /** A steal figure for a table cell. */
 export function stealCell(stealPct: number | undefined): string {
   return stealPct === undefined ? 'n/a' : stealPct.toFixed(0);
+}
+
+/** A steal figure for the JSON results: % to one decimal, or 'n/a'. */
+export function stealFigure(stealPct: number | undefined): number | string {
+  return stealPct === undefined ? 'n/a' : Number(stealPct.toFixed(1));
 }

@@ -17,7 +17,7 @@ import uWS from '@trufflesuite/uws-js-unofficial';
 import { createVerifyPool } from '@pmx/signing';
 import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
 import { runLoad, type LoadResult } from '../load.ts';
-import { stealCell, withSteal } from '../host-cpu.ts';
+import { stealCell, stealFigure, withSteal } from '../host-cpu.ts';
 import { writeReport, type Row } from '../report.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
 import { EXCHANGE, assertSignsCorrectly, authedRequest, makeTrader, signOrder, type BenchTrader, type PreparedRequest } from './signed-orders.ts';
@@ -263,9 +263,9 @@ try {
       halfRateRejected: half.rejected,
       halfRateSendLagP50Ms: Number(half.sendLagP50Ms.toFixed(3)),
       halfRateSendLagP99Ms: Number(half.sendLagP99Ms.toFixed(3)),
-      orderStealPct: stealCell(single.stealPct),
-      halfRateStealPct: stealCell(half.stealPct),
-      getStealPct: stealCell(gets.stealPct),
+      orderStealPct: stealFigure(single.stealPct),
+      halfRateStealPct: stealFigure(half.stealPct),
+      getStealPct: stealFigure(gets.stealPct),
       staleOrderRps: Math.round(old.rps),
       staleOrderRejected: old.rejected,
       bookRps: Math.round(book.rps),
