@@ -15,7 +15,9 @@ import { Trader, cleanupRedisPrefix, createTempDir, createTestDatabase, limit, t
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
 const SHARDS = 2;
-const port = 20_000 + randomInt(20_000);
+// Fixed across restarts, so not the kernel's pick: below Linux's ephemeral range (32768–60999),
+// where outgoing connections of the parallel test files take their local ports.
+const port = 20_000 + 2 * randomInt(6_000);
 const url = `http://127.0.0.1:${port}`;
 const operatorKey = randomBytes(16).toString('hex');
 
