@@ -13,6 +13,14 @@ let proxy: HeaderProxy;
 const routes: Route[] = [
   { method: 'GET', path: '/whoami', handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }) },
   { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { bytes: ctx.rawBody.toString('base64'), key: ctx.header('SVC_API_KEY') ?? null } }) },
+  {
+    method: 'GET',
+    path: '/slow',
+    handler: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return { body: { slow: true } };
+    },
+  },
 ];
 
 beforeAll(async () => {
@@ -62,6 +70,21 @@ describe('header proxy', () => {
     );
     expect(text).toContain(`"bytes":"${Buffer.from('abcdefg').toString('base64')}"`);
     expect(text).toContain('"key":"second"');
+  });
+
+  it('holds a pipelined request until the answer before it is passed on (uWS would drop both)', async () => {
+    const text = await raw(
+      'GET /slow HTTP/1.1\r\nHost: x\r\n\r\n' +
+        'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: after-slow\r\n\r\n' +
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc' +
+        'HEAD /whoami HTTP/1.1\r\nHost: x\r\n\r\n' +
+        'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: last\r\n\r\n',
+      5,
+    );
+    const order = ['"slow":true', '"key":"after-slow"', `"bytes":"${Buffer.from('abc').toString('base64')}"`, '"key":"last"'].map((part) => text.indexOf(part));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(5);
   });
 
   it('refuses ambiguous framing instead of guessing', async () => {

@@ -3,9 +3,13 @@
 // '_' to '-' in header names and appends the client's address to X-Forwarded-For. It frames each
 // request to find the next head: Content-Length bodies stream through, chunked bodies are
 // decoded and forwarded with a Content-Length (uWS refuses chunk extensions). Ambiguous framing
-// (repeated lengths, length with chunked) is refused, never guessed. Responses pass untouched.
+// (repeated lengths, length with chunked) is refused, never guessed. Responses pass untouched,
+// but are framed too: a client's pipelined request goes up only once the answer before it is
+// through, because uWS drops a connection (and its pending answer) that pipelines behind an
+// async handler.
 
 import net from 'node:net';
+import { ResponseRelay } from './response-relay.ts';
 
 export interface HeaderProxyOptions {
   host?: string;
@@ -130,6 +134,10 @@ class ChunkedBody {
   }
 }
 
+/**
+ * One client connection and its own connection to uWS. Requests go up one at a time: the next is
+ * held, unread, until the answer to the one before has been passed on whole (response-relay.ts).
+ */
 function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>>): void {
   const upstream = 'path' in options.target ? net.connect({ path: options.target.path }) : net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
   client.setNoDelay(true);
@@ -144,7 +152,27 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
   // Once uWS has ended its side (e.g. after a 413 it closes), the rest of the request is dropped
   // and the client's socket ends after the answer is flushed, rather than being torn down.
   let upstreamEnded = false;
+  /** A request has gone up and its answer is not yet passed on whole. */
+  let awaiting = false;
+  /** Answers can no longer be framed: requests go up as they come (and after a 101, unparsed). */
+  let serialise = true;
+  let passThrough = false;
 
+  const relay = new ResponseRelay({
+    write: (bytes) => client.write(bytes),
+    complete: () => {
+      awaiting = false;
+      client.resume();
+      consume();
+    },
+    unframed: (upgraded) => {
+      serialise = false;
+      passThrough = upgraded;
+      awaiting = false;
+      client.resume();
+      consume();
+    },
+  });
   const fail = (status: number, message: string) => {
     const body = JSON.stringify({ error: message });
     const reason = status === 431 ? 'Request Header Fields Too Large' : status === 413 ? 'Payload Too Large' : 'Bad Request';
@@ -158,14 +186,26 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
       upstream.once('drain', () => client.resume());
     }
   };
+  /** A request head goes up; the next one waits for its answer. */
+  const sendHead = (head: Buffer) => {
+    awaiting = serialise;
+    send(head);
+  };
 
-  client.on('data', (data: Buffer) => {
+  /** Works through what the client sent, up to a request that must wait for an answer. */
+  const consume = () => {
     try {
-      const input: Buffer = pending.length > 0 ? Buffer.concat([pending, data]) : data;
+      const input = pending;
       pending = Buffer.alloc(0);
       let offset = 0;
+      if (passThrough) return send(input);
       while (offset < input.length) {
         if (inHead) {
+          if (awaiting) {
+            pending = input.subarray(offset);
+            client.pause();
+            return;
+          }
           const end = input.indexOf(HEAD_END, offset);
           if (end < 0) {
             if (input.length - offset > options.maxHeadBytes) return fail(431, 'request head too large');
@@ -177,7 +217,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
           framing = rewritten.framing;
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes) : undefined;
-          if (chunked === undefined) send(Buffer.from(rewritten.head, 'latin1'));
+          if (chunked === undefined) sendHead(Buffer.from(rewritten.head, 'latin1'));
           else chunkedHead = rewritten.head;
           inHead = framing.kind === 'none';
           offset = end + HEAD_END.length;
@@ -192,7 +232,7 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
           offset = end;
           if (done) {
             const body = chunked!.body();
-            send(Buffer.concat([Buffer.from(`${chunkedHead}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]));
+            sendHead(Buffer.concat([Buffer.from(`${chunkedHead}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]));
             inHead = true;
           }
         }
@@ -201,9 +241,22 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
       if (error instanceof FramingError) fail(error.status, error.message);
       else throw error;
     }
+  };
+
+  client.on('data', (data: Buffer) => {
+    pending = pending.length > 0 ? Buffer.concat([pending, data]) : data;
+    consume();
   });
-  upstream.on('end', () => (upstreamEnded = true));
-  upstream.pipe(client);
+  upstream.on('data', (data: Buffer) => {
+    if (!relay.push(data)) {
+      upstream.pause();
+      client.once('drain', () => upstream.resume());
+    }
+  });
+  upstream.on('end', () => {
+    upstreamEnded = true;
+    client.end();
+  });
   const closeBoth = () => {
     client.destroy();
     upstream.destroy();
@@ -215,7 +268,12 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
     upstreamEnded = true;
     client.end();
   });
-  client.on('end', () => upstream.end());
+  // A client that ends its side has nothing more to send: requests still held are dropped (its
+  // own socket ends with it, so their answers could not reach it).
+  client.on('end', () => {
+    pending = Buffer.alloc(0);
+    upstream.end();
+  });
   upstream.on('close', () => client.end());
   client.on('close', () => upstream.destroy());
 }
