@@ -158,19 +158,19 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
   let serialise = true;
   let passThrough = false;
 
+  /** The answer in flight is through (or can no longer be followed): read the client on. */
+  const release = () => {
+    awaiting = false;
+    client.resume();
+    consume();
+  };
   const relay = new ResponseRelay({
     write: (bytes) => client.write(bytes),
-    complete: () => {
-      awaiting = false;
-      client.resume();
-      consume();
-    },
+    complete: release,
     unframed: (upgraded) => {
       serialise = false;
       passThrough = upgraded;
-      awaiting = false;
-      client.resume();
-      consume();
+      release();
     },
   });
   const fail = (status: number, message: string) => {
