@@ -6,10 +6,15 @@
 // (repeated lengths, length with chunked) is refused, never guessed. Responses pass untouched,
 // but are framed too: a client's pipelined request goes up only once the answer before it is
 // through, because uWS drops a connection (and its pending answer) that pipelines behind an
-// async handler.
+// async handler. GETs of routes that answer at once may instead share a few connections to uWS
+// with other clients' (get-lanes.ts), which saves the front a write and a read to uWS per GET.
 
 import net from 'node:net';
+import { GetLanes, type LaneRequest } from './get-lanes.ts';
+import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
 import { ResponseRelay } from './response-relay.ts';
+
+const HEAD_END = Buffer.from('\r\n\r\n');
 
 export interface HeaderProxyOptions {
   host?: string;
@@ -26,6 +31,13 @@ export interface HeaderProxyOptions {
    * server close with bytes unread, and the reset can destroy its answer before the front reads it.
    */
   maxBodyBytes?: number;
+  /**
+   * Paths of GET routes that answer at once (HttpServer.immediateGets): their GETs go to the
+   * server pipelined over a few shared connections (get-lanes.ts), not each client's own.
+   */
+  sharedGets?: readonly string[];
+  /** How many shared connections at most; default 2 (fewer lanes, bigger batches). */
+  lanes?: number;
 }
 
 export interface HeaderProxy {
@@ -33,113 +45,20 @@ export interface HeaderProxy {
   close(): Promise<void>;
 }
 
-const HEAD_END = Buffer.from('\r\n\r\n');
+type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>> & {
+  sharedPaths: ReadonlySet<string>;
+};
 
-type Framing = { kind: 'none' } | { kind: 'length'; remaining: number } | { kind: 'chunked' };
-
-class FramingError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Rewrites one request head; returns it and how its body is framed. */
-export function rewriteHead(head: string, clientIp: string): { head: string; framing: Framing } {
-  const lines = head.split('\r\n');
-  const out = [lines[0]!];
-  let length: number | undefined;
-  let chunked = false;
-  let forwarded: string | undefined;
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) throw new FramingError(400, 'malformed header line');
-    const name = line.slice(0, colon).replaceAll('_', '-');
-    const value = line.slice(colon + 1).trim();
-    const lower = name.toLowerCase();
-    if (lower === 'content-length') {
-      if (length !== undefined || !/^\d{1,15}$/.test(value)) throw new FramingError(400, 'bad or repeated Content-Length');
-      length = Number(value);
-    } else if (lower === 'transfer-encoding') {
-      if (chunked || value.toLowerCase() !== 'chunked') throw new FramingError(400, 'unsupported Transfer-Encoding');
-      chunked = true;
-      continue;
-    } else if (lower === 'x-forwarded-for') {
-      forwarded = forwarded === undefined ? value : `${forwarded}, ${value}`;
-      continue;
-    }
-    out.push(`${name}: ${value}`);
-  }
-  if (chunked && length !== undefined) throw new FramingError(400, 'Content-Length with Transfer-Encoding');
-  out.push(`x-forwarded-for: ${forwarded === undefined ? clientIp : `${forwarded}, ${clientIp}`}`);
-  const framing: Framing = chunked ? { kind: 'chunked' } : length ? { kind: 'length', remaining: length } : { kind: 'none' };
-  // A chunked body is forwarded decoded; its head gets the length once the body is complete.
-  return { head: chunked ? out.join('\r\n') : `${out.join('\r\n')}\r\n\r\n`, framing };
-}
-
-/** Decodes a chunked body from a byte stream, bounded in size. */
-class ChunkedBody {
-  private state: 'size' | 'data' | 'data-crlf' | 'trailer' = 'size';
-  private line = '';
-  private remaining = 0;
-  private readonly parts: Buffer[] = [];
-  private total = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Consumes bytes of `input` from `start`; returns where it stopped and whether the body ended. */
-  consume(input: Buffer, start: number): { end: number; done: boolean } {
-    let i = start;
-    while (i < input.length) {
-      if (this.state === 'data') {
-        const take = Math.min(this.remaining, input.length - i);
-        this.parts.push(input.subarray(i, i + take));
-        i += take;
-        this.remaining -= take;
-        if (this.remaining === 0) this.state = 'data-crlf';
-        continue;
-      }
-      const byte = input[i++]!;
-      if (byte !== 0x0a) {
-        if (byte !== 0x0d) this.line += String.fromCharCode(byte);
-        if (this.line.length > 1024) throw new FramingError(400, 'chunk line too long');
-        continue;
-      }
-      const line = this.line;
-      this.line = '';
-      if (this.state === 'size') {
-        if (!/^[0-9a-fA-F]{1,8}(;.*)?$/.test(line.trim())) throw new FramingError(400, 'bad chunk size');
-        const size = Number.parseInt(line, 16);
-        this.total += size;
-        if (this.total > this.limit) throw new FramingError(413, 'request body too large');
-        if (size === 0) this.state = 'trailer';
-        else {
-          this.remaining = size;
-          this.state = 'data';
-        }
-      } else if (this.state === 'data-crlf') {
-        if (line !== '') throw new FramingError(400, 'bad chunk terminator');
-        this.state = 'size';
-      } else if (line === '') {
-        return { end: i, done: true };
-      }
-    }
-    return { end: i, done: false };
-  }
-
-  body(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
+const BAD_GATEWAY = Buffer.from('HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: 37\r\n\r\n{"error":"the server behind failed"}', 'latin1');
 
 /**
- * One client connection and its own connection to uWS. Requests go up one at a time: the next is
- * held, unread, until the answer to the one before has been passed on whole (response-relay.ts).
+ * One client connection. A GET that may share (request-framing.ts) goes over the front's lanes;
+ * anything else over the client's own connection to uWS, opened at its first such request. Either
+ * way requests go up one at a time: the next is held, unread, until the answer to the one before
+ * has been passed on whole (response-relay.ts), so answers keep the client's order.
  */
-function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>>): void {
-  const upstream = 'path' in options.target ? net.connect({ path: options.target.path }) : net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
+function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | undefined): void {
+  let upstream: net.Socket | undefined;
   client.setNoDelay(true);
   const clientIp = client.remoteAddress?.replace(/^::ffff:/, '') ?? '';
   let pending: Buffer = Buffer.alloc(0);
@@ -164,32 +83,76 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
     client.resume();
     consume();
   };
-  const relay = new ResponseRelay({
-    write: (bytes) => client.write(bytes),
-    complete: release,
-    unframed: (upgraded) => {
-      serialise = false;
-      passThrough = upgraded;
-      release();
-    },
-  });
   const fail = (status: number, message: string) => {
     const body = JSON.stringify({ error: message });
     const reason = status === 431 ? 'Request Header Fields Too Large' : status === 413 ? 'Payload Too Large' : 'Bad Request';
     client.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-    upstream.destroy();
+    upstream?.destroy();
+  };
+  const ownUpstream = (): net.Socket => {
+    if (upstream !== undefined) return upstream;
+    const socket = 'path' in options.target ? net.connect({ path: options.target.path }) : net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
+    const ownRelay = new ResponseRelay({
+      write: (bytes) => client.write(bytes),
+      complete: release,
+      unframed: (upgraded) => {
+        serialise = false;
+        passThrough = upgraded;
+        release();
+      },
+    });
+    socket.on('data', (data: Buffer) => {
+      if (!ownRelay.push(data)) {
+        socket.pause();
+        client.once('drain', () => socket.resume());
+      }
+    });
+    socket.on('end', () => {
+      upstreamEnded = true;
+      client.end();
+    });
+    // uWS resets a connection it closes with a body still unread (after a 413): what it answered
+    // before is already queued for the client, so end the client's side after it, not destroy it.
+    socket.on('error', () => {
+      upstreamEnded = true;
+      client.end();
+    });
+    socket.on('close', () => client.end());
+    return (upstream = socket);
   };
   const send = (bytes: Buffer) => {
     if (upstreamEnded) return;
-    if (bytes.length > 0 && !upstream.write(bytes)) {
+    const socket = ownUpstream();
+    if (bytes.length > 0 && !socket.write(bytes)) {
       client.pause();
-      upstream.once('drain', () => client.resume());
+      socket.once('drain', () => client.resume());
     }
   };
   /** A request head goes up; the next one waits for its answer. */
   const sendHead = (head: Buffer) => {
     awaiting = serialise;
     send(head);
+  };
+  /** A GET on a lane: at most one per client at a time, so one object serves them all. */
+  let flowing = true;
+  const shared: LaneRequest = {
+    head: Buffer.alloc(0),
+    write: (bytes) => {
+      if (client.writable) flowing = client.write(bytes);
+    },
+    // A client slow to read gets its next request read only once it has taken this answer.
+    done: () => (flowing ? release() : client.once('drain', release)),
+    fail: (partial) => {
+      if (partial) client.destroy();
+      else client.end(BAD_GATEWAY);
+    },
+  };
+  /** A GET goes over a lane; the client's next request waits until its answer is written. */
+  const sendShared = (head: Buffer) => {
+    awaiting = true;
+    flowing = true;
+    shared.head = head;
+    lanes!.send(shared);
   };
 
   /** Works through what the client sent, up to a request that must wait for an answer. */
@@ -213,14 +176,18 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
             return;
           }
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
-          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp);
+          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, lanes && options.sharedPaths);
+          offset = end + HEAD_END.length;
+          if (rewritten.shareable && serialise) {
+            sendShared(Buffer.from(rewritten.head, 'latin1'));
+            continue;
+          }
           framing = rewritten.framing;
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes) : undefined;
           if (chunked === undefined) sendHead(Buffer.from(rewritten.head, 'latin1'));
           else chunkedHead = rewritten.head;
           inHead = framing.kind === 'none';
-          offset = end + HEAD_END.length;
         } else if (framing.kind === 'length') {
           const take = Math.min(framing.remaining, input.length - offset);
           if (forwardBody) send(input.subarray(offset, offset + take));
@@ -247,49 +214,33 @@ function handle(client: net.Socket, options: Required<Pick<HeaderProxyOptions, '
     pending = pending.length > 0 ? Buffer.concat([pending, data]) : data;
     consume();
   });
-  upstream.on('data', (data: Buffer) => {
-    if (!relay.push(data)) {
-      upstream.pause();
-      client.once('drain', () => upstream.resume());
-    }
-  });
-  upstream.on('end', () => {
-    upstreamEnded = true;
-    client.end();
-  });
-  const closeBoth = () => {
+  client.on('error', () => {
     client.destroy();
-    upstream.destroy();
-  };
-  client.on('error', closeBoth);
-  // uWS resets a connection it closes with a body still unread (after a 413): what it answered
-  // before is already queued for the client, so end the client's side after it, not destroy it.
-  upstream.on('error', () => {
-    upstreamEnded = true;
-    client.end();
+    upstream?.destroy();
   });
   // A client that ends its side has nothing more to send: requests still held are dropped (its
   // own socket ends with it, so their answers could not reach it).
   client.on('end', () => {
     pending = Buffer.alloc(0);
-    upstream.end();
+    upstream?.end();
   });
-  upstream.on('close', () => client.end());
-  client.on('close', () => upstream.destroy());
+  client.on('close', () => upstream?.destroy());
 }
 
 export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderProxy> {
-  const settings = {
+  const settings: FrontSettings = {
     maxHeadBytes: options.maxHeadBytes ?? 64 * 1024,
     maxChunkedBytes: options.maxChunkedBytes ?? 8 * 1024 * 1024,
     maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     target: options.target,
+    sharedPaths: new Set(options.sharedGets ?? []),
   };
+  const lanes = settings.sharedPaths.size > 0 ? new GetLanes(options.target, options.lanes) : undefined;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    handle(client, settings);
+    handle(client, settings, lanes);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -300,6 +251,7 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
         close: () =>
           new Promise<void>((done) => {
             for (const socket of sockets) socket.destroy();
+            lanes?.close();
             server.close(() => done());
           }),
       });

@@ -48,6 +48,8 @@ export interface ListeningHttpServer {
 export interface HttpServer {
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
+  /** Paths (no parameters) of the GET routes declared immediate: a front may share their connections. */
+  readonly immediateGets: readonly string[];
   /**
    * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
    * binds a Unix socket there (for a front on the same machine), closed with the port.
@@ -100,6 +102,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   // Methods served per path shape, for the 405 answer's Allow header.
   const allowed = new Map<string, { path: string; methods: Method[] }>();
   let largestBody = 0;
+  const immediateGets: string[] = [];
   for (const route of options.routes) {
     largestBody = Math.max(largestBody, route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const runner = new RouteRunner<L>(state, {
@@ -107,7 +110,9 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
       paramNames: paramNames(route.path),
       hooks: [...serverHooks, ...(route.options?.before ?? [])],
       maxBodyBytes: route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      immediate: route.options?.immediate === true,
     });
+    if (route.method === 'GET' && route.options?.immediate === true && paramNames(route.path).length === 0) immediateGets.push(route.path);
     app[UWS_METHOD[route.method]](route.path, (res, req) => runner.handle(res, req));
     const entry = allowed.get(patternShape(route.path)) ?? { path: route.path, methods: [] };
     entry.methods.push(route.method);
@@ -127,6 +132,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   let listening = false;
   return {
     maxBodyBytes: largestBody,
+    immediateGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;

@@ -9,7 +9,7 @@ export {
   type HttpServerHooks,
   type ListeningHttpServer,
 } from './http-server.ts';
-export type { Route, RouteOptions, Method, Handler, Hook, Locals, ResponseValue } from './route.ts';
+export { immediate, type Route, type RouteOptions, type Method, type Handler, type Hook, type Locals, type ResponseValue } from './route.ts';
 export { RequestContext, type PeerSource } from './request-context.ts';
 export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-error.ts';
 export { errorBody, type ErrorShape } from './error-shape.ts';
@@ -18,5 +18,6 @@ export { forwardedClientIp } from './client-ip.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
 export { rateLimitHook, type RateLimitHookOptions } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
-export { startHeaderProxy, rewriteHead, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
+export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
+export { rewriteHead } from './request-framing.ts';
 export { serve, type ServeOptions, type Served } from './serve.ts';

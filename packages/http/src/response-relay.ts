@@ -17,7 +17,7 @@ const ENCODING_NAME = Buffer.from('\r\ntransfer-encoding:');
  * The body length declared in the head at input[start, end), read from the bytes (no string per
  * answer); undefined when the head declares none, declares it twice, or has a transfer-encoding.
  */
-function contentLength(input: Buffer, start: number, end: number): number | undefined {
+export function contentLength(input: Buffer, start: number, end: number): number | undefined {
   let found: number | undefined;
   for (let at = start; at < end; at++) {
     if (input[at] !== 0x0d) continue;
@@ -40,6 +40,19 @@ function named(input: Buffer, at: number, end: number, name: Buffer): boolean {
   if (at + name.length > end || input[at + 1] !== 0x0a) return false;
   for (let k = 2; k < name.length; k++) if ((input[at + k]! | 0x20) !== name[k]) return false;
   return true;
+}
+
+/** Whether the head at input[start, end) has the header `name` (as for `named`) with `value` (lower case), any case. */
+export function hasHeaderValue(input: Buffer, start: number, end: number, name: Buffer, value: string): boolean {
+  for (let at = start; at < end; at++) {
+    if (input[at] !== 0x0d || !named(input, at, end, name)) continue;
+    let i = at + name.length;
+    while (i < end && input[i] === 0x20) i++;
+    let k = 0;
+    while (k < value.length && i + k < end && (input[i + k]! | 0x20) === value.charCodeAt(k)) k++;
+    if (k === value.length && (i + k === end || input[i + k] === 0x0d || input[i + k] === 0x20)) return true;
+  }
+  return false;
 }
 
 export interface RelayEvents {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from './http-error.ts';
+import { createHttpServer } from './http-server.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { rateLimitHook } from './rate-limit-hook.ts';
 import type { Hook, Route } from './route.ts';
@@ -46,7 +47,11 @@ const routes: Route<TradingLocals>[] = [
   },
   { method: 'GET', path: '/open', handler: (ctx) => ({ body: { trace: ctx.locals.trace } }) },
   { method: 'GET', path: '/faulty-hook', handler: () => ({ body: 'unreached' }), options: { before: [() => { throw new Error('hook bug'); }] } },
+  { method: 'GET', path: '/immediate', handler: (ctx) => ({ body: { trace: ctx.locals.trace } }), options: { immediate: true } },
+  { method: 'GET', path: '/immediate/:id', handler: async () => ({ body: 'late' }), options: { immediate: true } },
+  { method: 'GET', path: '/immediate-hook', handler: () => ({ body: 'unreached' }), options: { immediate: true, before: [slowAllowlist] } },
 ];
+const faults: string[] = [];
 
 let server: TestServer;
 beforeAll(() => {
@@ -56,7 +61,7 @@ beforeAll(() => {
     trustedProxyHops: 1,
     hooks: {
       before: [(ctx) => { ctx.locals.trace = ['server']; }],
-      onError: () => {},
+      onError: (error) => faults.push(String(error)),
     },
   });
 });
@@ -88,5 +93,23 @@ describe('before hooks', () => {
 
   it('turn a hook fault into a generic 500', async () => {
     expect(await call(`${server.url}/faulty-hook`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
+  });
+});
+
+describe('immediate routes', () => {
+  it('answer at once, and one that goes async is a fault answered with 500 (uWS never waits on it)', async () => {
+    faults.length = 0;
+    expect(await call(`${server.url}/immediate`)).toMatchObject({ status: 200, body: { trace: ['server'] } });
+    expect(await call(`${server.url}/immediate/7`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
+    expect(await call(`${server.url}/immediate-hook`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
+    expect(faults).toEqual([
+      'Error: GET /immediate/:id is declared immediate but returned a promise',
+      'Error: GET /immediate-hook is declared immediate but returned a promise',
+    ]);
+  });
+
+  it('are listed for a front to share when they are GETs without parameters', () => {
+    const http = createHttpServer<TradingLocals>({ routes, errorShape: 'simple' });
+    expect(http.immediateGets).toEqual(['/immediate', '/immediate-hook']);
   });
 });

@@ -1,12 +1,12 @@
 // Lookups the official client makes before it builds orders (docs/clients.md §3): market info by
 // token or condition id in its compact form, the fee rate, and GET /ok.
 
-import { HttpError, type Route } from '@pmx/http';
+import { HttpError, immediate, type Route } from '@pmx/http';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import { tokenRef } from './token-param.ts';
 
 export function clientCompatRoutes(markets: MarketRegistry): Route[] {
-  return [
+  return immediate([
     { method: 'GET', path: '/ok', handler: () => ({ body: 'OK' }) },
     {
       method: 'GET',
@@ -35,5 +35,5 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
       },
     },
     { method: 'GET', path: '/fee-rate', handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }) },
-  ];
+  ]);
 }

@@ -1,7 +1,7 @@
 // Order-book market data, answered from the front end's book read model (never a database):
 // books, prices, midpoints, spreads, last trade, tick size and neg-risk flag.
 
-import { HttpError, type Route } from '@pmx/http';
+import { HttpError, immediate, type Route } from '@pmx/http';
 import { formatPrice } from '@pmx/codec';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRegistry } from '../markets/market-registry.ts';
@@ -25,7 +25,7 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isRe
     if (value === 'BUY' || value === 'SELL') return value;
     throw new HttpError(400, 'side must be BUY or SELL');
   };
-  return [
+  return immediate([
     {
       method: 'GET',
       path: '/book',
@@ -100,5 +100,5 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isRe
       path: '/neg-risk',
       handler: (ctx) => ({ body: { neg_risk: queryToken(ctx, markets).market.negRisk } }),
     },
-  ];
+  ]);
 }

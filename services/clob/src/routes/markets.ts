@@ -1,7 +1,7 @@
 // The order-book market listing (cursor pages of 1000) and one market by condition id, in the
 // contract's shapes; token prices are the live midpoints (or last trade) from the book read model.
 
-import { HttpError, type Route } from '@pmx/http';
+import { HttpError, immediate, type Route } from '@pmx/http';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
 import { cursorPage } from './token-param.ts';
@@ -62,7 +62,7 @@ export function marketDetail(market: MarketRecord, books: BookCache) {
 }
 
 export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[] {
-  return [
+  return immediate([
     {
       method: 'GET',
       path: '/markets',
@@ -82,5 +82,5 @@ export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[]
         return { body: marketDetail(market, books) };
       },
     },
-  ];
+  ]);
 }

@@ -1,0 +1,130 @@
+// How the front reads a client's requests: the head rewritten for uWS ('_' → '-' in header names,
+// the client's address appended to X-Forwarded-For), the body's framing (ambiguous framing is
+// refused, never guessed), chunked bodies decoded, and whether the request may share a lane.
+
+export type Framing = { kind: 'none' } | { kind: 'length'; remaining: number } | { kind: 'chunked' };
+
+export class FramingError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Largest head (and header count) a request may have to share a lane: well inside uWS's limits. */
+const SHARED_HEAD_BYTES = 2048;
+const SHARED_HEADERS = 32;
+/** A GET request line with a target of visible ASCII; group 1 is the path. */
+const SHARED_REQUEST_LINE = /^GET (\/[\x21-\x3e\x40-\x7e]*)(?:\?[\x21-\x7e]*)? HTTP\/1\.1$/;
+const SHARED_NAME = /^[A-Za-z0-9-]+$/;
+const SHARED_VALUE = /^[\x20-\x7e\t]*$/;
+/** Headers that change the connection or the message: a request with one keeps to its own. */
+const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
+
+/**
+ * Rewrites one request head; returns it, how its body is framed, and whether it may go over a
+ * shared lane (get-lanes.ts): a GET of HTTP/1.1 to one of `sharedPaths`, with no body, nothing
+ * about the connection but keep-alive, and nothing uWS could refuse (so a client cannot break a
+ * lane others' requests are on: only plain names and values, and a small head).
+ */
+export function rewriteHead(
+  head: string,
+  clientIp: string,
+  sharedPaths?: ReadonlySet<string>,
+): { head: string; framing: Framing; shareable: boolean } {
+  const lines = head.split('\r\n');
+  const out = [lines[0]!];
+  let length: number | undefined;
+  let chunked = false;
+  let forwarded: string | undefined;
+  let shareable = false;
+  if (sharedPaths !== undefined && sharedPaths.size > 0 && head.length <= SHARED_HEAD_BYTES && lines.length <= SHARED_HEADERS + 1) {
+    const path = SHARED_REQUEST_LINE.exec(lines[0]!)?.[1];
+    shareable = path !== undefined && sharedPaths.has(path);
+  }
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new FramingError(400, 'malformed header line');
+    const name = line.slice(0, colon).replaceAll('_', '-');
+    const value = line.slice(colon + 1).trim();
+    const lower = name.toLowerCase();
+    if (shareable && (!SHARED_NAME.test(name) || !SHARED_VALUE.test(value) || (UNSHAREABLE.has(lower) && !(lower === 'connection' && value.toLowerCase() === 'keep-alive')))) {
+      shareable = false;
+    }
+    if (lower === 'content-length') {
+      if (length !== undefined || !/^\d{1,15}$/.test(value)) throw new FramingError(400, 'bad or repeated Content-Length');
+      length = Number(value);
+    } else if (lower === 'transfer-encoding') {
+      if (chunked || value.toLowerCase() !== 'chunked') throw new FramingError(400, 'unsupported Transfer-Encoding');
+      chunked = true;
+      continue;
+    } else if (lower === 'x-forwarded-for') {
+      forwarded = forwarded === undefined ? value : `${forwarded}, ${value}`;
+      continue;
+    }
+    out.push(`${name}: ${value}`);
+  }
+  if (chunked && length !== undefined) throw new FramingError(400, 'Content-Length with Transfer-Encoding');
+  out.push(`x-forwarded-for: ${forwarded === undefined ? clientIp : `${forwarded}, ${clientIp}`}`);
+  const framing: Framing = chunked ? { kind: 'chunked' } : length ? { kind: 'length', remaining: length } : { kind: 'none' };
+  // A chunked body is forwarded decoded; its head gets the length once the body is complete.
+  return { head: chunked ? out.join('\r\n') : `${out.join('\r\n')}\r\n\r\n`, framing, shareable };
+}
+
+/** Decodes a chunked body from a byte stream, bounded in size. */
+export class ChunkedBody {
+  private state: 'size' | 'data' | 'data-crlf' | 'trailer' = 'size';
+  private line = '';
+  private remaining = 0;
+  private readonly parts: Buffer[] = [];
+  private total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Consumes bytes of `input` from `start`; returns where it stopped and whether the body ended. */
+  consume(input: Buffer, start: number): { end: number; done: boolean } {
+    let i = start;
+    while (i < input.length) {
+      if (this.state === 'data') {
+        const take = Math.min(this.remaining, input.length - i);
+        this.parts.push(input.subarray(i, i + take));
+        i += take;
+        this.remaining -= take;
+        if (this.remaining === 0) this.state = 'data-crlf';
+        continue;
+      }
+      const byte = input[i++]!;
+      if (byte !== 0x0a) {
+        if (byte !== 0x0d) this.line += String.fromCharCode(byte);
+        if (this.line.length > 1024) throw new FramingError(400, 'chunk line too long');
+        continue;
+      }
+      const line = this.line;
+      this.line = '';
+      if (this.state === 'size') {
+        if (!/^[0-9a-fA-F]{1,8}(;.*)?$/.test(line.trim())) throw new FramingError(400, 'bad chunk size');
+        const size = Number.parseInt(line, 16);
+        this.total += size;
+        if (this.total > this.limit) throw new FramingError(413, 'request body too large');
+        if (size === 0) this.state = 'trailer';
+        else {
+          this.remaining = size;
+          this.state = 'data';
+        }
+      } else if (this.state === 'data-crlf') {
+        if (line !== '') throw new FramingError(400, 'bad chunk terminator');
+        this.state = 'size';
+      } else if (line === '') {
+        return { end: i, done: true };
+      }
+    }
+    return { end: i, done: false };
+  }
+
+  body(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
