@@ -3,7 +3,7 @@
 // contract's catalog rate limits.
 
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createHttpServer, serve, type Served } from '@pmx/http';
+import { createHttpServer, immediate, serve, type Served } from '@pmx/http';
 import { ApiKeyStore, apiKeyAuth, operatorAuth } from '@pmx/auth';
 import type { CatalogConfig } from './config.ts';
 import { CatalogProjection } from './projection/catalog-projection.ts';
@@ -38,14 +38,18 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
   positions.start();
 
   const routes = [
-    ...healthRoutes(projection),
-    ...marketRoutes(projection),
-    ...eventRoutes(projection),
-    ...seriesRoutes(projection),
-    ...tagRoutes(projection),
+    // Answered from the projection in memory, inside the uWS callback: the front may carry their
+    // GETs over its shared connections (RouteOptions.immediate).
+    ...immediate([
+      ...healthRoutes(projection),
+      ...marketRoutes(projection),
+      ...eventRoutes(projection),
+      ...seriesRoutes(projection),
+      ...tagRoutes(projection),
+      ...profileRoutes(projection),
+      ...searchRoutes(projection),
+    ]),
     ...commentRoutes({ sql, projection }, apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds })),
-    ...profileRoutes(projection),
-    ...searchRoutes(projection),
     ...operatorRoutes({ sql, projection }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({

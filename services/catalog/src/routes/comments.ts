@@ -49,6 +49,7 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
     {
       method: 'GET',
       path: '/comments',
+      options: { immediate: true },
       handler: (ctx) => {
         const view = projection.view;
         return { body: view.cachedBody(ctx.path, ctx.rawQuery, () => listComments(view, ctx.query)) };
@@ -57,6 +58,7 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
     {
       method: 'GET',
       path: '/comments/:id',
+      options: { immediate: true },
       handler: (ctx) => {
         const { state, render } = projection.view;
         const limit = params.limit(ctx.query, COMMENT_LIST_MAX);
