@@ -141,19 +141,23 @@ describe('header proxy on its own thread', () => {
 
 describe('GETs of immediate routes over shared lanes', () => {
   let relayCount = 0;
+  /** Per connection of the front to uWS, the bytes it carried up. */
+  const carried: string[] = [];
   let relay: net.Server;
   let front: HeaderProxy;
   beforeAll(async () => {
     // Counts the front's connections to uWS: a plain byte pipe, so uWS sees what the front sends.
     relay = net.createServer((socket) => {
       relayCount++;
+      const at = carried.push('') - 1;
+      socket.on('data', (chunk) => (carried[at] += chunk.toString('latin1')));
       const up = net.connect(server.listening.port, '127.0.0.1');
       socket.pipe(up).pipe(socket);
       socket.on('error', () => up.destroy());
       up.on('error', () => socket.destroy());
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    front = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port }, sharedGets: ['/whoami'], lanes: 2 });
+    front = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port }, sharedGets: ['/whoami'], lanes: 2, idleTimeoutMs: 300 });
   });
   afterAll(async () => {
     await front.close();
@@ -214,5 +218,28 @@ describe('GETs of immediate routes over shared lanes', () => {
     expect(await closing).toHaveLength(1);
     // uWS says nothing to a bad header name; a lane with that request on it would have stalled.
     expect((await Promise.all(hostile)).every((answers) => answers.length === 0)).toBe(true);
+  });
+
+  it("keeps a client's requests on its own connection once it has one", async () => {
+    const post = 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi';
+    const answers = await session([who('mixed-1'), post, who('mixed-2'), who('mixed-3')]);
+    expect(answers).toHaveLength(4);
+    const own = carried.filter((bytes) => bytes.includes('POST /echo'));
+    expect(own).toHaveLength(1);
+    // The first GET went before the client had a connection of its own; the rest kept to it.
+    expect(own[0]).not.toContain('k=mixed-1');
+    expect(own[0]).toContain('k=mixed-2');
+    expect(own[0]).toContain('k=mixed-3');
+  });
+
+  it('closes a client that only used the lanes once it has been idle as long as uWS would allow', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const socket = net.connect(front.port, '127.0.0.1', () => socket.write(who('idle')));
+      let answeredAt = 0;
+      socket.on('data', () => (answeredAt = Date.now()));
+      socket.on('close', () => resolve(Date.now() - answeredAt));
+    });
+    expect(closed).toBeGreaterThanOrEqual(250);
+    expect(closed).toBeLessThan(2000);
   });
 });

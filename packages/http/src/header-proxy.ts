@@ -38,6 +38,8 @@ export interface HeaderProxyOptions {
   sharedGets?: readonly string[];
   /** How many shared connections at most; default 2 (fewer lanes, bigger batches). */
   lanes?: number;
+  /** A client that has only used the lanes is closed after this long idle; default 10 s, as uWS. */
+  idleTimeoutMs?: number;
 }
 
 export interface HeaderProxy {
@@ -45,7 +47,7 @@ export interface HeaderProxy {
   close(): Promise<void>;
 }
 
-type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target'>> & {
+type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs'>> & {
   sharedPaths: ReadonlySet<string>;
 };
 
@@ -53,7 +55,8 @@ const BAD_GATEWAY = Buffer.from('HTTP/1.1 502 Bad Gateway\r\ncontent-type: appli
 
 /**
  * One client connection. A GET that may share (request-framing.ts) goes over the front's lanes;
- * anything else over the client's own connection to uWS, opened at its first such request. Either
+ * anything else over the client's own connection to uWS, opened at its first such request, which
+ * then carries the rest of the client's requests too. Either
  * way requests go up one at a time: the next is held, unread, until the answer to the one before
  * has been passed on whole (response-relay.ts), so answers keep the client's order.
  */
@@ -178,7 +181,9 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
           const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, lanes && options.sharedPaths);
           offset = end + HEAD_END.length;
-          if (rewritten.shareable && serialise) {
+          // Once a client has its own connection, all its requests keep to it: uWS then sees the
+          // client's whole traffic on it, and its idle timeout means the client's idleness.
+          if (rewritten.shareable && upstream === undefined) {
             sendShared(Buffer.from(rewritten.head, 'latin1'));
             continue;
           }
@@ -210,6 +215,11 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     }
   };
 
+  // A client on the lanes only has no connection of its own for uWS to time out: the front does,
+  // after the same idle time.
+  client.setTimeout(options.idleTimeoutMs, () => {
+    if (upstream === undefined && !awaiting) client.end();
+  });
   client.on('data', (data: Buffer) => {
     pending = pending.length > 0 ? Buffer.concat([pending, data]) : data;
     consume();
@@ -234,6 +244,7 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
     maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     target: options.target,
     sharedPaths: new Set(options.sharedGets ?? []),
+    idleTimeoutMs: options.idleTimeoutMs ?? 10_000,
   };
   const lanes = settings.sharedPaths.size > 0 ? new GetLanes(options.target, options.lanes) : undefined;
   const sockets = new Set<net.Socket>();
