@@ -242,4 +242,15 @@ describe('GETs of immediate routes over shared lanes', () => {
     expect(closed).toBeGreaterThanOrEqual(250);
     expect(closed).toBeLessThan(2000);
   });
+
+  it('answers 502 to a shared GET when no lane gets an answer', async () => {
+    const dead = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const lonely = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (dead.address() as net.AddressInfo).port }, sharedGets: ['/whoami'] });
+    const response = await fetch(`http://127.0.0.1:${lonely.port}/whoami`);
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: 'the server behind the front did not answer' });
+    await lonely.close();
+    await new Promise((resolve) => dead.close(resolve));
+  });
 });

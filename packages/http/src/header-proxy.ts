@@ -51,7 +51,11 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
   sharedPaths: ReadonlySet<string>;
 };
 
-const BAD_GATEWAY = Buffer.from('HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: 37\r\n\r\n{"error":"the server behind failed"}', 'latin1');
+const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
+const BAD_GATEWAY = Buffer.from(
+  `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${BAD_GATEWAY_BODY.length}\r\nconnection: close\r\n\r\n${BAD_GATEWAY_BODY}`,
+  'latin1',
+);
 
 /**
  * One client connection. A GET that may share (request-framing.ts) goes over the front's lanes;
