@@ -45,6 +45,18 @@ describe('books', () => {
     expect(body.asks).toEqual([{ price: '0.6', size: '10' }, { price: '0.58', size: '20' }]);
   });
 
+  it('shows a change of the book in the next read, in both tokens (the serialised book is cached per change)', async () => {
+    const before = (await get(`/book?token_id=${market.yes}`)).body;
+    const placed = await mm.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.41', 5) });
+    const after = (await get(`/book?token_id=${market.yes}`)).body;
+    expect(after.bids).toEqual([{ price: '0.4', size: '10' }, { price: '0.41', size: '5' }, { price: '0.42', size: '20' }]);
+    expect(after.hash).not.toBe(before.hash);
+    const [no] = (await mm.send('POST', '/books', { body: JSON.stringify([{ token_id: market.no }]) })).body;
+    expect(no.asks).toContainEqual({ price: '0.59', size: '5' });
+    expect((await mm.authed('DELETE', '/order', { orderID: placed.body.orderID })).body.canceled).toEqual([placed.body.orderID]);
+    expect((await get(`/book?token_id=${market.yes}`)).body.bids).toEqual(before.bids);
+  });
+
   it('POST /books answers each token in order', async () => {
     const { body } = await mm.send('POST', '/books', { body: JSON.stringify([{ token_id: market.no }, { token_id: market.yes }]) });
     expect(body.map((b: { asset_id: string }) => b.asset_id)).toEqual([market.no, market.yes]);

@@ -30,6 +30,8 @@ interface Entry {
   levels: BookLevels;
   updatedAt: number;
   views: [Book | null, Book | null];
+  /** The views serialised: GET /book sends these bytes as they are, once per book change. */
+  json: [string | null, string | null];
 }
 
 const EMPTY: BookLevels = { market: '', bids: [], asks: [], lastTrade: 0 };
@@ -38,13 +40,13 @@ export class BookCache {
   private readonly entries = new Map<string, Entry>();
 
   update(levels: BookLevels, at: number): void {
-    this.entries.set(levels.market, { levels, updatedAt: at, views: [null, null] });
+    this.entries.set(levels.market, { levels, updatedAt: at, views: [null, null], json: [null, null] });
   }
 
   private entry(market: MarketRecord): Entry {
     let entry = this.entries.get(market.conditionId);
     if (entry === undefined) {
-      entry = { levels: { ...EMPTY, market: market.conditionId }, updatedAt: Date.parse(market.createdAt), views: [null, null] };
+      entry = { levels: { ...EMPTY, market: market.conditionId }, updatedAt: Date.parse(market.createdAt), views: [null, null], json: [null, null] };
       this.entries.set(market.conditionId, entry);
     }
     return entry;
@@ -74,6 +76,12 @@ export class BookCache {
     const last = this.entry(market).levels.lastTrade;
     if (last === 0) return null;
     return formatPrice(token === 0 ? last : market.ticksPerUnit - last, market.ticksPerUnit);
+  }
+
+  /** The book as JSON, serialised once per change of the book. */
+  bookJson(market: MarketRecord, token: TokenIndex): string {
+    const entry = this.entry(market);
+    return (entry.json[token] ??= JSON.stringify(this.book(market, token)));
   }
 
   book(market: MarketRecord, token: TokenIndex): Book {

@@ -31,13 +31,13 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isRe
       path: '/book',
       handler: (ctx) => {
         const ref = ready(queryToken(ctx, markets));
-        return { body: books.book(ref.market, ref.token) };
+        return { body: books.bookJson(ref.market, ref.token) };
       },
     },
     {
       method: 'POST',
       path: '/books',
-      handler: (ctx) => ({ body: tokenList(ctx, MAX_TOKENS).map((id) => { const ref = ready(tokenRef(markets, id)); return books.book(ref.market, ref.token); }) }),
+      handler: (ctx) => ({ body: `[${tokenList(ctx, MAX_TOKENS).map((id) => { const ref = ready(tokenRef(markets, id)); return books.bookJson(ref.market, ref.token); }).join(',')}]` }),
     },
     {
       method: 'POST',
