@@ -13,6 +13,7 @@ import net from 'node:net';
 import { GetLanes, type LaneRequest } from './get-lanes.ts';
 import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
 import { ResponseRelay } from './response-relay.ts';
+import { sharedPathTest } from './shared-paths.ts';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 
@@ -32,10 +33,12 @@ export interface HeaderProxyOptions {
    */
   maxBodyBytes?: number;
   /**
-   * Paths of GET routes that answer at once (HttpServer.immediateGets): their GETs go to the
+   * Patterns of GET routes that answer at once (HttpServer.immediateGets): their GETs go to the
    * server pipelined over a few shared connections (get-lanes.ts), not each client's own.
    */
   sharedGets?: readonly string[];
+  /** Patterns of the other GET routes (HttpServer.otherGets): a path they could take is not shared. */
+  otherGets?: readonly string[];
   /** How many shared connections at most; default 2 (fewer lanes, bigger batches). */
   lanes?: number;
   /** A client that has only used the lanes is closed after this long idle; default 10 s, as uWS. */
@@ -48,7 +51,7 @@ export interface HeaderProxy {
 }
 
 type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs'>> & {
-  sharedPaths: ReadonlySet<string>;
+  sharedPath: ((path: string) => boolean) | undefined;
 };
 
 const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
@@ -183,7 +186,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
             return;
           }
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
-          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, lanes && options.sharedPaths);
+          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, options.sharedPath);
           offset = end + HEAD_END.length;
           // Once a client has its own connection, all its requests keep to it: uWS then sees the
           // client's whole traffic on it, and its idle timeout means the client's idleness.
@@ -247,10 +250,10 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
     maxChunkedBytes: options.maxChunkedBytes ?? 8 * 1024 * 1024,
     maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     target: options.target,
-    sharedPaths: new Set(options.sharedGets ?? []),
+    sharedPath: options.sharedGets?.length ? sharedPathTest(options.sharedGets, options.otherGets ?? []) : undefined,
     idleTimeoutMs: options.idleTimeoutMs ?? 10_000,
   };
-  const lanes = settings.sharedPaths.size > 0 ? new GetLanes(options.target, options.lanes) : undefined;
+  const lanes = settings.sharedPath === undefined ? undefined : new GetLanes(options.target, options.lanes);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     sockets.add(client);

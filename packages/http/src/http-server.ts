@@ -48,8 +48,10 @@ export interface ListeningHttpServer {
 export interface HttpServer {
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
-  /** Paths (no parameters) of the GET routes declared immediate: a front may share their connections. */
+  /** Patterns of the GET routes declared immediate: a front may share their connections. */
   readonly immediateGets: readonly string[];
+  /** Patterns of the other GET routes (a path one of them could take is not shared). */
+  readonly otherGets: readonly string[];
   /**
    * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
    * binds a Unix socket there (for a front on the same machine), closed with the port.
@@ -103,6 +105,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   const allowed = new Map<string, { path: string; methods: Method[] }>();
   let largestBody = 0;
   const immediateGets: string[] = [];
+  const otherGets: string[] = [];
   for (const route of options.routes) {
     largestBody = Math.max(largestBody, route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const runner = new RouteRunner<L>(state, {
@@ -112,7 +115,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
       maxBodyBytes: route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       immediate: route.options?.immediate === true,
     });
-    if (route.method === 'GET' && route.options?.immediate === true && paramNames(route.path).length === 0) immediateGets.push(route.path);
+    if (route.method === 'GET') (route.options?.immediate === true ? immediateGets : otherGets).push(route.path);
     app[UWS_METHOD[route.method]](route.path, (res, req) => runner.handle(res, req));
     const entry = allowed.get(patternShape(route.path)) ?? { path: route.path, methods: [] };
     entry.methods.push(route.method);
@@ -133,6 +136,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   return {
     maxBodyBytes: largestBody,
     immediateGets,
+    otherGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;

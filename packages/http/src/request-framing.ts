@@ -25,14 +25,14 @@ const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length'
 
 /**
  * Rewrites one request head; returns it, how its body is framed, and whether it may go over a
- * shared lane (get-lanes.ts): a GET of HTTP/1.1 to one of `sharedPaths`, with no body, nothing
+ * shared lane (get-lanes.ts): a GET of HTTP/1.1 to a path `sharedPath` allows, with no body, nothing
  * about the connection but keep-alive, and nothing uWS could refuse (so a client cannot break a
  * lane others' requests are on: only plain names and values, and a small head).
  */
 export function rewriteHead(
   head: string,
   clientIp: string,
-  sharedPaths?: ReadonlySet<string>,
+  sharedPath?: (path: string) => boolean,
 ): { head: string; framing: Framing; shareable: boolean } {
   const lines = head.split('\r\n');
   const out = [lines[0]!];
@@ -40,9 +40,9 @@ export function rewriteHead(
   let chunked = false;
   let forwarded: string | undefined;
   let shareable = false;
-  if (sharedPaths !== undefined && sharedPaths.size > 0 && head.length <= SHARED_HEAD_BYTES && lines.length <= SHARED_HEADERS + 1) {
+  if (sharedPath !== undefined && head.length <= SHARED_HEAD_BYTES && lines.length <= SHARED_HEADERS + 1) {
     const path = SHARED_REQUEST_LINE.exec(lines[0]!)?.[1];
-    shareable = path !== undefined && sharedPaths.has(path);
+    shareable = path !== undefined && sharedPath(path);
   }
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');

@@ -108,8 +108,9 @@ describe('immediate routes', () => {
     ]);
   });
 
-  it('are listed for a front to share when they are GETs without parameters', () => {
+  it('are listed for a front to share, apart from the other GET routes', () => {
     const http = createHttpServer<TradingLocals>({ routes, errorShape: 'simple' });
-    expect(http.immediateGets).toEqual(['/immediate', '/immediate-hook']);
+    expect(http.immediateGets).toEqual(['/immediate', '/immediate/:id', '/immediate-hook']);
+    expect(http.otherGets).toEqual(['/open', '/faulty-hook']);
   });
 });
