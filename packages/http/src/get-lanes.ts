@@ -9,7 +9,7 @@
 // in the lane's order. A GET caught on a lane that closes before any of its answer was passed on
 // is sent again on another lane (GETs are safe to repeat), up to MAX_ATTEMPTS times.
 import net from 'node:net';
-import { contentLength, hasHeaderValue } from './response-relay.ts';
+import { contentLength, hasHeaderValue, statusCode } from './response-relay.ts';
 
 export interface LaneRequest {
   /** The request head, ready for uWS (read when the request is sent, and again on a retry). */
@@ -105,7 +105,7 @@ class Lane {
         this.partial = Buffer.from(input.subarray(offset));
         return;
       }
-      const status = (input[offset + 9]! - 0x30) * 100 + (input[offset + 10]! - 0x30) * 10 + (input[offset + 11]! - 0x30);
+      const status = statusCode(input, offset);
       const length = status === 204 || status === 304 ? 0 : status >= 100 && status < 200 ? undefined : contentLength(input, offset, end);
       // Interim, switching or unframed answers are not what an immediate GET gets: drop the lane.
       if (length === undefined) return this.destroy();

@@ -42,6 +42,11 @@ function named(input: Buffer, at: number, end: number, name: Buffer): boolean {
   return true;
 }
 
+/** The status code of the answer head starting at `start` ("HTTP/1.1 200 …"), read from the bytes. */
+export function statusCode(input: Buffer, start: number): number {
+  return (input[start + 9]! - 0x30) * 100 + (input[start + 10]! - 0x30) * 10 + (input[start + 11]! - 0x30);
+}
+
 /** Whether the head at input[start, end) has the header `name` (as for `named`) with `value` (lower case), any case. */
 export function hasHeaderValue(input: Buffer, start: number, end: number, name: Buffer, value: string): boolean {
   for (let at = start; at < end; at++) {
@@ -109,7 +114,7 @@ export class ResponseRelay {
 
   /** Reads the answer head at input[start, end): interim, upgrade, unframed, empty or with a body. */
   private frame(input: Buffer, start: number, end: number): void {
-    const status = (input[start + 9]! - 0x30) * 100 + (input[start + 10]! - 0x30) * 10 + (input[start + 11]! - 0x30);
+    const status = statusCode(input, start);
     if (status === 101) return this.goRaw(true);
     if (status >= 100 && status < 200) return; // an interim answer: the final one follows
     if (status === 204 || status === 304) return this.finish();
