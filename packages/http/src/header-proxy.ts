@@ -63,9 +63,9 @@ const BAD_GATEWAY = Buffer.from(
 /**
  * One client connection. A GET that may share (request-framing.ts) goes over the front's lanes;
  * anything else over the client's own connection to uWS, opened at its first such request, which
- * then carries the rest of the client's requests too. Either
- * way requests go up one at a time: the next is held, unread, until the answer to the one before
- * has been passed on whole (response-relay.ts), so answers keep the client's order.
+ * then carries the rest of the client's requests too. Either way requests go up one at a time:
+ * the next is held, unread, until the answer to the one before has been passed on whole
+ * (response-relay.ts), so answers keep the client's order.
  */
 function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | undefined): void {
   let upstream: net.Socket | undefined;
@@ -186,11 +186,12 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
             return;
           }
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
-          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, options.sharedPath);
-          offset = end + HEAD_END.length;
           // Once a client has its own connection, all its requests keep to it: uWS then sees the
           // client's whole traffic on it, and its idle timeout means the client's idleness.
-          if (rewritten.shareable && upstream === undefined) {
+          const sharedPath = upstream === undefined ? options.sharedPath : undefined;
+          const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, sharedPath);
+          offset = end + HEAD_END.length;
+          if (rewritten.shareable) {
             sendShared(Buffer.from(rewritten.head, 'latin1'));
             continue;
           }
