@@ -94,7 +94,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...marketDataRoutes(markets, core.books, (market) => core.isReady(market)),
     ...marketRoutes(markets, core.books),
     ...clientCompatRoutes(markets),
-    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }) }, operatorAuth(config.operatorKey)),
+    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({
     routes,

@@ -1,4 +1,5 @@
-// The operator CLI against a real server: create a market, fund, read balances, withdraw.
+// The operator CLI against a real server: create a market, fund, read balances, withdraw, read
+// order latency.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.ts';
@@ -30,6 +31,14 @@ describe('pmx', () => {
     });
     expect(await runCli(['withdraw', address, '0.5'], ctx())).toBe(0);
     expect(JSON.parse(lines.at(-1)!).balance).toEqual({ total: 100_000_000, reserved: 0, available: 100_000_000 });
+  });
+
+  it('shows and resets where placed orders spend their time', async () => {
+    expect(await runCli(['latency', '--reset'], ctx())).toBe(0);
+    expect(await runCli(['latency'], ctx())).toBe(0);
+    const report = JSON.parse(lines.at(-1)!);
+    expect(Object.keys(report)).toEqual(['since', 'signatureCheck', 'match', 'total']);
+    expect(report.total).toEqual({ count: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, maxMs: 0 });
   });
 
   it('explains bad usage and server refusals with non-zero exit codes', async () => {

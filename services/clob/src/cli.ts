@@ -7,6 +7,7 @@
 //   pmx balances <address>
 //   pmx proxy <proxy address> <signer address> [--type 1|2]
 //   pmx markets
+//   pmx latency [--reset]                                   where placed orders spend their time
 
 import { parseArgs } from 'node:util';
 import { parseDecimal } from '@pmx/codec';
@@ -23,7 +24,8 @@ const USAGE = `usage:
   pmx withdraw <address> <amount> [--token <token id>]
   pmx balances <address>
   pmx proxy <proxy address> <signer address> [--type 1|2]
-  pmx markets`;
+  pmx markets
+  pmx latency [--reset]`;
 
 class UsageError extends Error {}
 
@@ -59,6 +61,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       'neg-risk': { type: 'boolean', default: false },
       token: { type: 'string' },
       type: { type: 'string', default: '1' },
+      reset: { type: 'boolean', default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -101,6 +104,9 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       }
       case 'markets':
         show(await call(ctx, 'GET', '/markets'));
+        return 0;
+      case 'latency':
+        show(await call(ctx, values.reset ? 'DELETE' : 'GET', '/operator/order-latency'));
         return 0;
       default:
         throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${command}`);

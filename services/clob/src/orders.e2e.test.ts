@@ -162,3 +162,21 @@ describe('cancelling and listing', () => {
     expect((await mallory.authed('GET', `/data/order/${id}`)).status).toBe(404);
   });
 });
+
+describe('order latency for operators', () => {
+  it('counts the placed orders since the last reset, for the operator only', async () => {
+    const { yes } = await h.createMarket();
+    const alice = await funded(10n * USDC);
+    expect((await h.operator('DELETE', '/operator/order-latency')).status).toBe(200);
+    expect((await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).status).toBe(200);
+    const report = await h.operator('GET', '/operator/order-latency');
+    expect(report.status).toBe(200);
+    const { signatureCheck, match, total } = report.body;
+    expect([signatureCheck.count, match.count, total.count]).toEqual([1, 1, 1]);
+    expect(signatureCheck.maxMs).toBeGreaterThan(0);
+    expect(total.maxMs).toBeGreaterThanOrEqual(signatureCheck.maxMs + match.maxMs - 0.002);
+    expect((await h.operator('DELETE', '/operator/order-latency')).body.match.count).toBe(1);
+    expect((await h.operator('GET', '/operator/order-latency')).body.match.count).toBe(0);
+    expect((await fetch(`${h.url}/operator/order-latency`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+  });
+});

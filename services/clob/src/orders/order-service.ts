@@ -11,6 +11,7 @@ import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
 import type { KnownOrders } from './known-orders.ts';
+import { OrderLatency } from './order-latency.ts';
 import type { SignatureCheck } from './signature-check.ts';
 
 export interface PlaceOrderResult {
@@ -54,6 +55,8 @@ export interface OrderServiceOptions {
 
 export class OrderService {
   private readonly now: () => number;
+  /** Where placed orders spend their time in here (`GET /operator/order-latency`). */
+  readonly latency: OrderLatency;
 
   constructor(
     private readonly core: TradingCore,
@@ -65,13 +68,16 @@ export class OrderService {
     private readonly options: OrderServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.latency = new OrderLatency(this.now);
   }
 
   /** Places one parsed order for an API key; an IntakeError is the caller's 400. */
   async place(order: ParsedOrder, key: ApiKeyRecord): Promise<PlaceOrderResult> {
     this.core.assertReady(order.market.conditionId);
     const contract = order.market.negRisk ? this.options.negRiskExchangeAddress : this.options.exchangeAddress;
+    const started = performance.now();
     const verified = await this.signatures.verify(order.signed, contract);
+    this.latency.recordSignatureCheck(performance.now() - started);
     if ('error' in verified) throw new IntakeError(`Invalid order payload: ${verified.field} ${verified.error}`);
     const orderId = verified.orderId;
     if (verified.signer === null || verified.signer !== order.signer) throw new IntakeError(`order ${orderId} is invalid. The signature does not match the signer`);
@@ -96,6 +102,7 @@ export class OrderService {
     this.core.openOrders.expect(orderId, { owner: key.apiKey, assetId: assetOf(order) });
 
     let result;
+    const submitted = performance.now();
     try {
       result = await this.shards.submit(this.shards.shardOf(order.market.conditionId), {
         type: 'place',
@@ -118,6 +125,8 @@ export class OrderService {
       this.core.openOrders.forgetIntent(orderId);
       throw error;
     }
+    const answered = performance.now();
+    this.latency.recordMatch(answered - submitted, answered - started);
     if (result.type !== 'place' || !result.ok) {
       this.core.risk.release(orderId);
       this.core.openOrders.forgetIntent(orderId);

@@ -1,5 +1,6 @@
 // The operator API (bearer token): create markets, deposit and withdraw collateral or tokens for
-// an address, read balances, register proxy wallets. `pmx` (the CLI) wraps these.
+// an address, read balances, register proxy wallets, read (and reset) where orders spend their
+// time. `pmx` (the CLI) wraps these.
 
 import { parseDecimal } from '@pmx/codec';
 import { HttpError, type Hook, type Route } from '@pmx/http';
@@ -7,6 +8,7 @@ import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { BookCache } from '../market-data/book-cache.ts';
 import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
+import type { OrderLatency } from '../orders/order-latency.ts';
 import type { Funding } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
 
@@ -90,6 +92,8 @@ export interface OperatorDeps {
   ready: () => boolean;
   /** Each shard's sequence, open orders and state hash (for operators and recovery checks). */
   shardStatus: () => Promise<unknown[]>;
+  /** Where placed orders spend their time in the server. */
+  latency: OrderLatency;
 }
 
 export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<object>[] {
@@ -149,6 +153,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       options: { before },
       handler: async () => ({ body: { ready: deps.ready(), shards: deps.ready() ? await deps.shardStatus() : [], invariants: deps.risk.checkInvariants() } }),
     },
+    { method: 'GET', path: '/operator/order-latency', options: { before }, handler: () => ({ body: deps.latency.report() }) },
+    { method: 'DELETE', path: '/operator/order-latency', options: { before }, handler: () => ({ body: deps.latency.reset() }) },
     {
       method: 'POST',
       path: '/operator/proxy-wallets',
