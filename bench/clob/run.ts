@@ -18,6 +18,7 @@ import { createVerifyPool } from '@pmx/signing';
 import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
 import { runLoad, type LoadResult } from '../load.ts';
 import { stealCell, stealFigure, withSteal } from '../host-cpu.ts';
+import { threadRoundTrips } from '../thread-hop.ts';
 import { writeReport, type Row } from '../report.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
 import { EXCHANGE, assertSignsCorrectly, authedRequest, makeTrader, signOrder, type BenchTrader, type PreparedRequest } from './signed-orders.ts';
@@ -46,11 +47,18 @@ function log(line: string): void {
   console.log(`bench:clob ${line}`);
 }
 
-/** An operator call; 425 (the server still recovering at start) is retried. */
-async function operator(path: string, body: unknown): Promise<void> {
+/** `GET /operator/order-latency`: where orders spent their time inside the server. */
+interface OrderLatencyReport {
+  signatureCheck: { p50Ms: number; p99Ms: number };
+  match: { p50Ms: number; p99Ms: number };
+  total: { p50Ms: number; p99Ms: number };
+}
+
+/** An operator call, its JSON answer; 425 (the server still recovering at start) is retried. */
+async function operator(path: string, body?: unknown, method = 'POST'): Promise<any> {
   for (let attempt = 0; ; attempt++) {
-    const response = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (response.ok) return;
+    const response = await fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (response.ok) return response.json();
     if (response.status !== 425 || attempt === 50) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -210,6 +218,7 @@ try {
 
   log('ceilings…');
   const signaturesBefore = await withSteal(() => signatureCeiling(singles.slice(0, 5000)));
+  const hop = await withSteal(() => threadRoundTrips());
   const hello = helloWorld();
   const helloPost = await withSteal(() => runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 }));
   // What the order-load client itself can send: the same distinct signed bodies at hello-world
@@ -228,7 +237,10 @@ try {
   log('POST /orders (15 per request)…');
   const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log('POST /order at half rate…');
+  await operator('/operator/order-latency', undefined, 'DELETE');
   const half = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) });
+  // Where the half-rate orders spent their time inside the server (the first second included).
+  const inside = (await operator('/operator/order-latency', undefined, 'DELETE')) as OrderLatencyReport;
   log('POST /order, signed an hour ago (outside the replay window: a ledger lookup each)…');
   const old = await orderLoad({ url: BASE, requests: stale, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log(`GET /book… (${GET_ROUNDS} rounds of hello-world, public port, straight at uWS; ${GET_CONNECTIONS} then ${CONNECTIONS} connections)`);
@@ -244,10 +256,13 @@ try {
     { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', 'steal %': stealCell(signaturesSteal), note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order` },
     { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: '' },
     { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), 'steal %': stealCell(clientCeiling.stealPct), note: 'raw keep-alive client, same distinct bodies' },
+    { measure: 'machine: thread round trip, one at a time', 'per s': Math.round(hop.rate), 'p50 ms': hop.p50Ms.toFixed(3), 'p99 ms': hop.p99Ms.toFixed(3), 'steal %': stealCell(hop.stealPct), note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times` },
     { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections` },
     { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
     { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
     { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late` },
+    { measure: '… signature check (queue + verify pool)', 'per s': '', 'p50 ms': inside.signatureCheck.p50Ms.toFixed(2), 'p99 ms': inside.signatureCheck.p99Ms.toFixed(2), 'steal %': '', note: 'inside the server, from the order service to the verified signature' },
+    { measure: '… match (shard queue + matching + queue append)', 'per s': '', 'p50 ms': inside.match.p50Ms.toFixed(2), 'p99 ms': inside.match.p99Ms.toFixed(2), 'steal %': '', note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms` },
     { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${old.rejected} rejected` },
     { measure: 'GET /book (public port)', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
     { measure: 'GET /book (uWS direct)', 'per s': Math.round(bookDirect.rps), 'p50 ms': bookDirect.p50Ms.toFixed(2), 'p99 ms': bookDirect.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
@@ -264,6 +279,10 @@ try {
       signaturesAfterPerSec: Math.round(signaturesAfter.rate),
       helloGetRps: Math.round(helloGet.rps),
       loadClientRps: Math.round(clientCeiling.rps),
+      threadRoundTripsPerSec: Math.round(hop.rate),
+      threadRoundTripP50Us: Math.round(hop.p50Ms * 1000),
+      threadRoundTripP99Us: Math.round(hop.p99Ms * 1000),
+      threadRoundTripCpuUs: Math.round(hop.cpuUsPerTrip),
       orderRps: Math.round(single.rps),
       orderRatioOfCeiling: Number((single.rps / ceiling).toFixed(3)),
       orderP50Ms: Number(single.p50Ms.toFixed(3)),
@@ -277,6 +296,12 @@ try {
       halfRateRejected: half.rejected,
       halfRateSendLagP50Ms: Number(half.sendLagP50Ms.toFixed(3)),
       halfRateSendLagP99Ms: Number(half.sendLagP99Ms.toFixed(3)),
+      halfRateSignatureCheckP50Ms: inside.signatureCheck.p50Ms,
+      halfRateSignatureCheckP99Ms: inside.signatureCheck.p99Ms,
+      halfRateMatchP50Ms: inside.match.p50Ms,
+      halfRateMatchP99Ms: inside.match.p99Ms,
+      halfRateInServerP50Ms: inside.total.p50Ms,
+      halfRateInServerP99Ms: inside.total.p99Ms,
       orderStealPct: stealFigure(single.stealPct),
       halfRateStealPct: stealFigure(half.stealPct),
       getStealPct: stealFigure(gets.stealPct),
