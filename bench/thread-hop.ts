@@ -4,6 +4,7 @@
 // uWS → front → client), so where a hand-off is slow the order path is slow however little work
 // each thread does. Benches report it beside their ceilings, so runs on different machines compare.
 import { Worker } from 'node:worker_threads';
+import { percentiles } from './report.ts';
 
 export interface ThreadHopResult {
   /** Round trips per second, one at a time. */
@@ -14,7 +15,7 @@ export interface ThreadHopResult {
   cpuUsPerTrip: number;
 }
 
-const ECHO = "require('node:worker_threads').parentPort.on('message', (n) => require('node:worker_threads').parentPort.postMessage(n));";
+const ECHO = "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (n) => parentPort.postMessage(n));";
 
 /** Round trips to an echoing worker thread for `durationMs` (after a short warm-up). */
 export async function threadRoundTrips(durationMs = 1500): Promise<ThreadHopResult> {
@@ -38,9 +39,8 @@ export async function threadRoundTrips(durationMs = 1500): Promise<ThreadHopResu
     }
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-    return { rate: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), cpuUsPerTrip: (cpu.user + cpu.system) / latencies.length };
+    const [p50Ms, p99Ms] = percentiles(Float64Array.from(latencies), [50, 99]);
+    return { rate: latencies.length / seconds, p50Ms: p50Ms!, p99Ms: p99Ms!, cpuUsPerTrip: (cpu.user + cpu.system) / latencies.length };
   } finally {
     await worker.terminate();
   }
