@@ -1,3 +1,5 @@
-// Public surface of @pmx/config: typed env readers and the shared connection defaults.
+// Public surface of @pmx/config: typed env readers, the shared connection defaults, and the exec
+// args of worker threads.
 export { envString, envInt, envBool, envList, ConfigError, type Env } from './env-readers.ts';
 export { defaults, connectionSettings, type ConnectionSettings } from './connection-defaults.ts';
+export { workerExecArgv, preloadsTsx } from './worker-exec-argv.ts';

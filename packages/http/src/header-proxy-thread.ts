@@ -2,6 +2,7 @@
 // work, two more hops per request, is not on the event loop that serves uWS and the handlers.
 // The thread must keep its event loop running between tasks: Atomics waiting is off.
 import { Piscina } from 'piscina';
+import { workerExecArgv } from '@pmx/config';
 import type { HeaderProxy, HeaderProxyOptions } from './header-proxy.ts';
 
 export async function startHeaderProxyThread(options: HeaderProxyOptions): Promise<HeaderProxy> {
@@ -12,7 +13,7 @@ export async function startHeaderProxyThread(options: HeaderProxyOptions): Promi
     idleTimeout: Infinity,
     atomics: 'disabled',
     workerData: options,
-    execArgv: ['--import', 'tsx'],
+    execArgv: workerExecArgv(),
   });
   const port = (await pool.run(null)) as number;
   return {

@@ -1,9 +1,8 @@
 // A pool of worker threads that digest and recover order signatures off the main thread. Workers
-// load this package's TypeScript through tsx, added to their exec args unless already present.
-import { createRequire } from 'node:module';
+// get the process's exec args, with tsx's loader added unless already present.
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerExecArgv } from '@pmx/config';
 import type { VerifyBatch, VerifyResult } from './order-verification.ts';
 import type { RecoveryBackendName } from './recovery-backend.ts';
 
@@ -21,26 +20,6 @@ export interface VerifyPool {
   /** Batches waiting for a free worker. */
   readonly queued: number;
   destroy(): Promise<void>;
-}
-
-const LOADER_FLAGS = new Set(['--import', '--loader', '--experimental-loader']);
-const TSX_SPECIFIER = /^tsx(\/esm)?$|[\\/]node_modules[\\/]tsx[\\/]/;
-
-/** True when the exec args already preload tsx (`node --import tsx …`), which workers inherit. */
-function preloadsTsx(execArgv: string[]): boolean {
-  return execArgv.some((arg, i) => {
-    const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
-    if (!LOADER_FLAGS.has(flag)) return false;
-    const specifier = inline ?? execArgv[i + 1] ?? '';
-    return TSX_SPECIFIER.test(specifier);
-  });
-}
-
-function workerExecArgv(): string[] {
-  const inherited = process.execArgv;
-  if (preloadsTsx(inherited)) return inherited;
-  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...inherited, '--import', loader];
 }
 
 export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {

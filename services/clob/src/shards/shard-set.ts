@@ -5,6 +5,7 @@
 // Each reply is handed to `onReply` (risk settlement, book cache) before callers are answered.
 
 import { Piscina } from 'piscina';
+import { workerExecArgv } from '@pmx/config';
 import type { ShardBatch, ShardCommand, ShardReply, ShardResult } from '@pmx/events';
 import type { ShardWorkerData } from './shard-worker.ts';
 
@@ -62,7 +63,7 @@ export class ShardSet {
         idleTimeout: Infinity,
         concurrentTasksPerWorker: this.depth,
         workerData: data,
-        execArgv: ['--import', 'tsx'],
+        execArgv: workerExecArgv(),
       });
     });
     this.queued = this.pools.map(() => []);
