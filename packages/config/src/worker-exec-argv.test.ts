@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { preloadsTsx, workerExecArgv } from './worker-exec-argv.ts';
 
@@ -10,11 +13,23 @@ describe('workerExecArgv', () => {
     expect(preloadsTsx([])).toBe(false);
   });
 
-  it("keeps the process's flags and adds tsx's loader only where it is missing", () => {
-    expect(workerExecArgv(['--import', 'tsx', '--cpu-prof'])).toEqual(['--import', 'tsx', '--cpu-prof']);
-    const added = workerExecArgv(['--cpu-prof', '--max-semi-space-size=64']);
-    expect(added.slice(0, 3)).toEqual(['--cpu-prof', '--max-semi-space-size=64', '--import']);
-    expect(added[3]).toMatch(/^file:\/\/.*[\\/]node_modules[\\/].*tsx.*\.(m?js|cjs)$/);
-    expect(added).toHaveLength(4);
+  it("lets workers inherit the process's flags where tsx is preloaded, and adds tsx's loader where it is not", () => {
+    expect(workerExecArgv(['--import', 'tsx', '--cpu-prof'])).toBeUndefined();
+    const added = workerExecArgv(['--conditions=development'])!;
+    expect(added.slice(0, 2)).toEqual(['--conditions=development', '--import']);
+    expect(added[2]).toMatch(/^file:\/\/.*[\\/]node_modules[\\/].*tsx.*\.(m?js|cjs)$/);
+    expect(added).toHaveLength(3);
+  });
+
+  it('starts a worker under a V8 flag that Node refuses in an explicit worker execArgv', async () => {
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const w = new Worker("require('node:worker_threads').parentPort.postMessage(process.execArgv)", { eval: true, execArgv: JSON.parse(process.argv[1]) ?? undefined });
+      w.once('message', (m) => { console.log(JSON.stringify(m)); w.terminate(); });`;
+    const flags = ['--max-old-space-size=512', '--import', 'tsx'];
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, [...flags, '-e', script, JSON.stringify(workerExecArgv(flags) ?? null)], { cwd: fileURLToPath(new URL('.', import.meta.url)) });
+    // The worker started, and sees the flags it inherited.
+    expect(JSON.parse(stdout)).toEqual(expect.arrayContaining(flags));
   });
 });

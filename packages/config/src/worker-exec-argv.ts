@@ -1,7 +1,8 @@
-// The exec args for a worker thread that loads this repository's TypeScript: the process's own
-// (so flags such as --cpu-prof or --max-semi-space-size reach every thread, as Node does when a
-// worker is given none), plus tsx's loader unless the process already preloads it (`node --import
-// tsx …` or the tsx CLI). Test runners load TypeScript their own way, which workers do not inherit.
+// The exec args for a worker thread that loads this repository's TypeScript. Where the process
+// preloads tsx (`node --import tsx …` or the tsx CLI), none are given, so the worker inherits the
+// process's flags as Node does by default: --cpu-prof reaches every thread, and V8 flags such as
+// --max-old-space-size, which Node refuses in an explicit worker execArgv, do not stop it. Test
+// runners load TypeScript their own way, which workers do not inherit: there tsx's loader is added.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
@@ -18,8 +19,9 @@ export function preloadsTsx(execArgv: readonly string[]): boolean {
   });
 }
 
-export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  if (preloadsTsx(execArgv)) return [...execArgv];
+/** Exec args for `new Worker` / Piscina: undefined means inherit the process's. */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] | undefined {
+  if (preloadsTsx(execArgv)) return undefined;
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return [...execArgv, '--import', loader];
 }
