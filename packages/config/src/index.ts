@@ -2,4 +2,4 @@
 // args of worker threads.
 export { envString, envInt, envBool, envList, ConfigError, type Env } from './env-readers.ts';
 export { defaults, connectionSettings, type ConnectionSettings } from './connection-defaults.ts';
-export { workerExecArgv, preloadsTsx } from './worker-exec-argv.ts';
+export { workerExecArgv } from './worker-exec-argv.ts';

@@ -1,5 +1,5 @@
 // A pool of worker threads that digest and recover order signatures off the main thread. Workers
-// get the process's exec args, with tsx's loader added unless already present.
+// inherit the process's node flags (tsx's loader added where it is not preloaded: workerExecArgv).
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { workerExecArgv } from '@pmx/config';
