@@ -9,7 +9,7 @@
 // in the lane's order. A GET caught on a lane that closes before any of its answer was passed on
 // is sent again on another lane (GETs are safe to repeat), up to MAX_ATTEMPTS times.
 import net from 'node:net';
-import { contentLength, hasHeaderValue, statusCode } from './response-relay.ts';
+import { HEAD_END, contentLength, hasHeaderValue, statusCode } from './response-relay.ts';
 
 export interface LaneRequest {
   /** The request head, ready for uWS (read when the request is sent, and again on a retry). */
@@ -24,8 +24,12 @@ export interface LaneRequest {
 
 export type LaneTarget = { host: string; port: number } | { path: string };
 
+/** A connection to the server behind: its Unix socket, or TCP without Nagle's delay. */
+export function connectUpstream(target: LaneTarget): net.Socket {
+  return 'path' in target ? net.connect({ path: target.path }) : net.connect({ host: target.host, port: target.port, noDelay: true });
+}
+
 const MAX_ATTEMPTS = 3;
-const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 16 * 1024;
 const CONNECTION_CLOSE = Buffer.from('\r\nconnection:');
 
@@ -54,7 +58,7 @@ class Lane {
     target: LaneTarget,
     private readonly onClosed: (lane: Lane, orphans: Flight[], broken: Flight | undefined) => void,
   ) {
-    this.socket = 'path' in target ? net.connect({ path: target.path }) : net.connect({ host: target.host, port: target.port, noDelay: true });
+    this.socket = connectUpstream(target);
     this.socket.on('data', (data: Buffer) => this.read(data));
     this.socket.on('error', () => this.socket.destroy());
     this.socket.on('close', () => this.closed());

@@ -10,18 +10,17 @@
 // with other clients' (get-lanes.ts), which saves the front a write and a read to uWS per GET.
 
 import net from 'node:net';
-import { GetLanes, type LaneRequest } from './get-lanes.ts';
+import { GetLanes, connectUpstream, type LaneRequest, type LaneTarget } from './get-lanes.ts';
 import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
-import { ResponseRelay } from './response-relay.ts';
+import { HEAD_END, ResponseRelay } from './response-relay.ts';
 import { sharedPathTest } from './shared-paths.ts';
 
-const HEAD_END = Buffer.from('\r\n\r\n');
 
 export interface HeaderProxyOptions {
   host?: string;
   port: number;
   /** The server behind: a TCP address, or a Unix socket (cheaper per request on one machine). */
-  target: { host: string; port: number } | { path: string };
+  target: LaneTarget;
   /** Largest request head accepted; above it the connection gets 431. Default 64 KiB. */
   maxHeadBytes?: number;
   /** Largest chunked body decoded; above it the connection gets 413. Default 8 MiB. */
@@ -101,7 +100,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   };
   const ownUpstream = (): net.Socket => {
     if (upstream !== undefined) return upstream;
-    const socket = 'path' in options.target ? net.connect({ path: options.target.path }) : net.connect({ host: options.target.host, port: options.target.port, noDelay: true });
+    const socket = connectUpstream(options.target);
     const ownRelay = new ResponseRelay({
       write: (bytes) => client.write(bytes),
       complete: release,

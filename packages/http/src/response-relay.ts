@@ -6,7 +6,8 @@
 // e.g. with its 405). One the relay cannot frame (no length, chunked, or a protocol switch) makes
 // it a plain pipe for the rest of the connection.
 
-const HEAD_END = Buffer.from('\r\n\r\n');
+/** The blank line that ends an HTTP head. */
+export const HEAD_END = Buffer.from('\r\n\r\n');
 /** A longer answer head is not uWS's: stop framing. */
 const MAX_HEAD = 64 * 1024;
 
