@@ -31,12 +31,14 @@ export function sharedPathTest(immediate: readonly string[], others: readonly st
   const exact = new Set(immediate.filter((p) => !p.includes(':') && !p.includes('*')));
   const patterns = immediate.filter((p) => p.includes(':') && !p.includes('*')).map(segments);
   const excluded = others.map(segments);
+  // Another GET route with a wildcard could take any path: then no parameter path is shared.
+  const otherWildcard = excluded.some((pattern) => pattern.some((s) => s.endsWith('*')));
   // A static path of an immediate route wins over any pattern in uWS, so the set alone decides it.
   return (path) => {
     if (exact.has(path)) return true;
-    if (patterns.length === 0) return false;
+    if (patterns.length === 0 || otherWildcard) return false;
     const parts = segments(path);
     if (!patterns.some((pattern) => matches(pattern, parts, true))) return false;
-    return !excluded.some((pattern) => pattern.some((s) => s === '*' || s.endsWith('*')) || matches(pattern, parts, false));
+    return !excluded.some((pattern) => matches(pattern, parts, false));
   };
 }
