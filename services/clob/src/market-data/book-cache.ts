@@ -36,17 +36,21 @@ interface Entry {
 
 const EMPTY: BookLevels = { market: '', bids: [], asks: [], lastTrade: 0 };
 
+function freshEntry(levels: BookLevels, updatedAt: number): Entry {
+  return { levels, updatedAt, views: [null, null], json: [null, null] };
+}
+
 export class BookCache {
   private readonly entries = new Map<string, Entry>();
 
   update(levels: BookLevels, at: number): void {
-    this.entries.set(levels.market, { levels, updatedAt: at, views: [null, null], json: [null, null] });
+    this.entries.set(levels.market, freshEntry(levels, at));
   }
 
   private entry(market: MarketRecord): Entry {
     let entry = this.entries.get(market.conditionId);
     if (entry === undefined) {
-      entry = { levels: { ...EMPTY, market: market.conditionId }, updatedAt: Date.parse(market.createdAt), views: [null, null], json: [null, null] };
+      entry = freshEntry({ ...EMPTY, market: market.conditionId }, Date.parse(market.createdAt));
       this.entries.set(market.conditionId, entry);
     }
     return entry;
