@@ -32,6 +32,8 @@ export interface RawLoadResult {
    */
   sendLagsMs: number[];
   firstRejection: string;
+  /** This client's own CPU (user + system) from the first request to the last answer, in µs. */
+  cpuUs: number;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -124,9 +126,10 @@ export function dueCount(elapsedMs: number, ratePerSecond: number, total: number
 export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const url = new URL(job.url);
   const wire = job.requests.map((request) => serialise(request, url.host));
-  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '' };
+  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '', cpuUs: 0 };
   const rate = job.ratePerSecond ?? 0;
   const warmupMs = job.warmupMs ?? 0;
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const countFrom = start + warmupMs;
   const deadline = countFrom + job.durationMs;
@@ -191,6 +194,8 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
       // Paced, the counted span is that of the due times; unpaced, until the last answer.
       result.seconds = rate > 0 ? job.durationMs / 1000 : (performance.now() - countFrom) / 1000;
       result.rps = result.latenciesMs.length / result.seconds;
+      const cpu = process.cpuUsage(cpuBefore);
+      result.cpuUs = cpu.user + cpu.system;
       resolve(result);
     };
     for (let i = 0; i < job.connections; i++) new RawConnection(url, onAnswer, onFailure, free);

@@ -17,7 +17,7 @@ import uWS from '@trufflesuite/uws-js-unofficial';
 import { createVerifyPool } from '@pmx/signing';
 import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
 import { runLoad, type LoadResult } from '../load.ts';
-import { stealCell, stealFigure, withSteal } from '../host-cpu.ts';
+import { idlePolling, processCpuUs, stealCell, stealFigure, withSteal } from '../host-cpu.ts';
 import { threadRoundTrips } from '../thread-hop.ts';
 import { writeReport, type Row } from '../report.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
@@ -74,9 +74,28 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   throw new Error('server did not start');
 }
 
-/** An order-load child run, with the host's CPU steal over it. */
-function orderLoad(job: OrderLoadJob): Promise<OrderLoadResult & { stealPct: number | undefined }> {
-  return withSteal(() => orderLoadChild(job));
+/** An order-load child run, with the host's CPU steal and the server's CPU per request over it. */
+async function orderLoad(job: OrderLoadJob, server?: ChildProcess): Promise<OrderLoadResult & { stealPct: number | undefined; serverCpuUsPerRequest: number | undefined }> {
+  const before = server?.pid === undefined ? undefined : processCpuUs(server.pid);
+  const result = await withSteal(() => orderLoadChild(job));
+  const after = server?.pid === undefined ? undefined : processCpuUs(server.pid);
+  const serverCpuUsPerRequest = before === undefined || after === undefined ? undefined : (after - before) / Math.max(1, result.sent);
+  return { ...result, serverCpuUsPerRequest };
+}
+
+/** The CPU an order cost, server and load client, for a table note; `budgetUs` what the goal allows. */
+function cpuNote(run: { serverCpuUsPerRequest: number | undefined; clientCpuUsPerRequest: number }, budgetUs?: number): string {
+  const server = run.serverCpuUsPerRequest === undefined ? 'n/a' : run.serverCpuUsPerRequest.toFixed(0);
+  const budget = budgetUs === undefined ? '' : `; at 50 % of the ceiling ${availableParallelism()} cores allow ${budgetUs.toFixed(0)} µs for all of it`;
+  return `CPU per order: server ${server} µs, load client ${run.clientCpuUsPerRequest.toFixed(0)} µs${budget}`;
+}
+
+/** How idle vCPUs wait (it sets the thread round trip's cost), for a table note and the JSON. */
+function pollingNote(): { note: string; pollNs: number | string } {
+  const polling = idlePolling();
+  if (polling === undefined) return { note: 'cpuidle: n/a', pollNs: 'n/a' };
+  if (polling.guestHaltPollNs === undefined) return { note: `cpuidle ${polling.driver}`, pollNs: 'n/a' };
+  return { note: `cpuidle ${polling.driver}, guest_halt_poll_ns ${polling.guestHaltPollNs}`, pollNs: polling.guestHaltPollNs };
 }
 
 function orderLoadChild(job: OrderLoadJob): Promise<OrderLoadResult> {
@@ -228,7 +247,7 @@ try {
 
   log('POST /order… (2 s warm-up first, not counted)');
   await orderLoad({ url: BASE, requests: singles.slice(60_000), connections: ORDER_CONNECTIONS, durationMs: 2000, ratePerSecond: 0 });
-  const single = await orderLoad({ url: BASE, requests: singles.slice(0, 30_000), connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  const single = await orderLoad({ url: BASE, requests: singles.slice(0, 30_000), connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 }, server);
   // This VM's speed drifts by up to 2× within minutes: the ceiling is measured on both sides of
   // the single-order run and averaged, so the ratio compares like with like.
   const signaturesAfter = await withSteal(() => signatureCeiling(singles.slice(5000, 10_000)));
@@ -238,7 +257,7 @@ try {
   const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log('POST /order at half rate…');
   await operator('/operator/order-latency', undefined, 'DELETE');
-  const half = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) });
+  const half = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) }, server);
   // Where the half-rate orders spent their time inside the server (the first second included).
   const inside = (await operator('/operator/order-latency', undefined, 'DELETE')) as OrderLatencyReport;
   log('POST /order, signed an hour ago (outside the replay window: a ledger lookup each)…');
@@ -251,16 +270,20 @@ try {
   const { hello: helloGet, book, direct: bookDirect, bookRatio, directRatio: bookDirectRatio } = gets;
 
   const ceiling = Math.min(signaturesPerSec, helloPost.rps);
+  // The CPU the machine has for each order (server and load client together) at half the ceiling.
+  const budgetUs = (availableParallelism() * 1e6) / (0.5 * ceiling);
+  const polling = pollingNote();
   const batchOrdersPerSec = batched.rps * 15;
   const rows: Row[] = [
     { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', 'steal %': stealCell(signaturesSteal), note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order` },
     { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: '' },
-    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), 'steal %': stealCell(clientCeiling.stealPct), note: 'raw keep-alive client, same distinct bodies' },
-    { measure: 'machine: thread round trip, one at a time', 'per s': Math.round(hop.rate), 'p50 ms': hop.p50Ms.toFixed(3), 'p99 ms': hop.p99Ms.toFixed(3), 'steal %': stealCell(hop.stealPct), note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times` },
+    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), 'steal %': stealCell(clientCeiling.stealPct), note: `raw keep-alive client, same distinct bodies; ${clientCeiling.clientCpuUsPerRequest.toFixed(0)} µs CPU each` },
+    { measure: 'machine: thread round trip, one at a time', 'per s': Math.round(hop.rate), 'p50 ms': hop.p50Ms.toFixed(3), 'p99 ms': hop.p99Ms.toFixed(3), 'steal %': stealCell(hop.stealPct), note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times; ${polling.note}` },
     { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections` },
     { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: '… CPU per order', 'per s': '', 'p50 ms': '', 'p99 ms': '', 'steal %': '', note: cpuNote(single, budgetUs) },
     { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
-    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late` },
+    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}` },
     { measure: '… signature check (queue + verify pool)', 'per s': '', 'p50 ms': inside.signatureCheck.p50Ms.toFixed(2), 'p99 ms': inside.signatureCheck.p99Ms.toFixed(2), 'steal %': '', note: 'inside the server, from the order service to the verified signature' },
     { measure: '… match (shard queue + matching + queue append)', 'per s': '', 'p50 ms': inside.match.p50Ms.toFixed(2), 'p99 ms': inside.match.p99Ms.toFixed(2), 'steal %': '', note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms` },
     { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${old.rejected} rejected` },
@@ -283,17 +306,23 @@ try {
       threadRoundTripP50Us: Math.round(hop.p50Ms * 1000),
       threadRoundTripP99Us: Math.round(hop.p99Ms * 1000),
       threadRoundTripCpuUs: Math.round(hop.cpuUsPerTrip),
+      hostGuestHaltPollNs: polling.pollNs,
       orderRps: Math.round(single.rps),
       orderRatioOfCeiling: Number((single.rps / ceiling).toFixed(3)),
       orderP50Ms: Number(single.p50Ms.toFixed(3)),
       orderP99Ms: Number(single.p99Ms.toFixed(3)),
       orderRejected: single.rejected,
+      orderServerCpuUs: single.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(single.serverCpuUsPerRequest),
+      orderClientCpuUs: Math.round(single.clientCpuUsPerRequest),
+      orderCpuBudgetUs: Math.round(budgetUs),
       firstRejection: single.firstRejection,
       batchOrdersPerSec: Math.round(batchOrdersPerSec),
       batchRatioOfCeiling: Number((batchOrdersPerSec / ceiling).toFixed(3)),
       halfRateP50Ms: Number(half.p50Ms.toFixed(3)),
       halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
       halfRateRejected: half.rejected,
+      halfRateServerCpuUs: half.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(half.serverCpuUsPerRequest),
+      halfRateClientCpuUs: Math.round(half.clientCpuUsPerRequest),
       halfRateSendLagP50Ms: Number(half.sendLagP50Ms.toFixed(3)),
       halfRateSendLagP99Ms: Number(half.sendLagP99Ms.toFixed(3)),
       halfRateSignatureCheckP50Ms: inside.signatureCheck.p50Ms,
