@@ -254,7 +254,7 @@ try {
   const signaturesPerSec = (signaturesBefore.rate + signaturesAfter.rate) / 2;
   const signaturesSteal = signaturesBefore.stealPct === undefined || signaturesAfter.stealPct === undefined ? undefined : (signaturesBefore.stealPct + signaturesAfter.stealPct) / 2;
   log('POST /orders (15 per request)…');
-  const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 }, server);
   log('POST /order at half rate…');
   await operator('/operator/order-latency', undefined, 'DELETE');
   const half = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) }, server);
@@ -282,7 +282,7 @@ try {
     { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections` },
     { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
     { measure: '… CPU per order', 'per s': '', 'p50 ms': '', 'p99 ms': '', 'steal %': '', note: cpuNote(single, budgetUs) },
-    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling; ${cpuNote({ serverCpuUsPerRequest: batched.serverCpuUsPerRequest === undefined ? undefined : batched.serverCpuUsPerRequest / 15, clientCpuUsPerRequest: batched.clientCpuUsPerRequest / 15 })}` },
     { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}` },
     { measure: '… signature check (queue + verify pool)', 'per s': '', 'p50 ms': inside.signatureCheck.p50Ms.toFixed(2), 'p99 ms': inside.signatureCheck.p99Ms.toFixed(2), 'steal %': '', note: 'inside the server, from the order service to the verified signature' },
     { measure: '… match (shard queue + matching + queue append)', 'per s': '', 'p50 ms': inside.match.p50Ms.toFixed(2), 'p99 ms': inside.match.p99Ms.toFixed(2), 'steal %': '', note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms` },
@@ -318,6 +318,7 @@ try {
       firstRejection: single.firstRejection,
       batchOrdersPerSec: Math.round(batchOrdersPerSec),
       batchRatioOfCeiling: Number((batchOrdersPerSec / ceiling).toFixed(3)),
+      batchServerCpuUsPerOrder: batched.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(batched.serverCpuUsPerRequest / 15),
       halfRateP50Ms: Number(half.p50Ms.toFixed(3)),
       halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
       halfRateRejected: half.rejected,
