@@ -12,11 +12,20 @@ export interface OrderTerms {
   ticksPerUnit: number;
 }
 
-/** Base units of collateral for `size` tokens at `price` ticks; exact because sizes are whole lots. */
+/**
+ * Base units of collateral for `size` base units of a token at `price` ticks, exactly. Sizes are
+ * whole lots and every tick size's ticksPerUnit divides a lot, so `size / ticksPerUnit` is a whole
+ * number and each step stays an integer below 2^53 (the product `size * price` would not: up to
+ * 10^15 × 9,999). Any other size is computed in BigInt and must come out whole.
+ */
 export function collateralFor(size: number, price: number, ticksPerUnit: number): number {
-  const value = (size * price) / ticksPerUnit;
-  if (!Number.isSafeInteger(value)) throw new Error(`collateral for ${size} at ${price}/${ticksPerUnit} is not a whole base unit`);
-  return value;
+  if (Number.isSafeInteger(size) && Number.isSafeInteger(price) && Number.isSafeInteger(ticksPerUnit) && ticksPerUnit > 0) {
+    if (size % ticksPerUnit === 0) return (size / ticksPerUnit) * price;
+    const product = BigInt(size) * BigInt(price);
+    const value = Number(product / BigInt(ticksPerUnit));
+    if (product % BigInt(ticksPerUnit) === 0n && Number.isSafeInteger(value)) return value;
+  }
+  throw new Error(`collateral for ${size} at ${price}/${ticksPerUnit} is not a whole base unit`);
 }
 
 /** A BUY's limit for its reservation (see RiskBook.reserve); a SELL has none. */

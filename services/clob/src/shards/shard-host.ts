@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { MatchingEngine, type EngineEvent } from '@pmx/matching';
+import { collateralFor } from '@pmx/risk';
 import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from '@pmx/events';
 
 export class ShardHost {
@@ -38,7 +39,7 @@ export class ShardHost {
         if (translated.type === 'trade' && result.type === 'place' && result.ok) {
           result.tradeIds.push(translated.tradeId);
           const ticks = this.engine.ticksPerUnit(event.market);
-          for (const fill of translated.fills) result.notional += (fill.size * fill.takerPrice) / ticks;
+          for (const fill of translated.fills) result.notional += collateralFor(fill.size, fill.takerPrice, ticks);
         }
         this.forgetClosed(event);
       }
