@@ -110,6 +110,13 @@ describe('order rejections', () => {
   it('a GTD needs a future expiration, rests until then and then leaves the book', async () => {
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) - 1 }), 'invalid expiration');
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD' }), 'invalid expiration');
+    // Past the end of year 9999: no ledger timestamp holds it (it once stopped a shard's ledger).
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 10_000_000_000_000 }), 'invalid expiration');
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 253_402_300_800 }), 'invalid expiration');
+    const lastSecond = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 253_402_300_799 });
+    expect(lastSecond.body.status).toBe('live');
+    expect((await alice.authed('GET', `/data/order/${lastSecond.body.orderID}`)).body).toMatchObject({ expiration: '253402300799' });
+    expect((await alice.authed('DELETE', '/order', { orderID: lastSecond.body.orderID })).body.canceled).toEqual([lastSecond.body.orderID]);
     const gtd = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) + 2 });
     expect(gtd.body.status).toBe('live');
     expect((await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).body).toMatchObject({ order_type: 'GTD' });
@@ -135,6 +142,11 @@ describe('order rejections', () => {
     expect(batch.status).toBe(200);
     expect(batch.body[0]).toMatchObject({ success: true, status: 'live' });
     expect(batch.body[1]).toMatchObject({ success: false, errorMsg: expect.stringMatching(/breaks minimum tick size rule/) });
+    const other = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.14', 10) });
+    const mixed = await alice.authed('POST', '/orders', [other, { ...other, orderType: 'toString' }]);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body[0]).toMatchObject({ success: true, status: 'live' });
+    expect(mixed.body[1]).toMatchObject({ success: false, errorMsg: 'Invalid order payload: orderType must be GTC, GTD, FOK or FAK' });
     expectRejected(await alice.authed('POST', '/orders', Array.from({ length: 16 }, () => good)), 'Too many orders in payload: 16, max allowed: 15');
   });
 });
@@ -151,6 +163,10 @@ describe('hostile input', () => {
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, side: 'HOLD' } }), /Invalid order payload: side/);
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, signature: 42 } }), /Invalid order payload: signature/);
     expectRejected(await alice.authed('POST', '/order', { ...signed, orderType: 'IOC' }), /orderType/);
+    // Names every JS object has: once taken as types, the first failed its whole shard batch.
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expectRejected(await alice.authed('POST', '/order', { ...signed, orderType: name }), 'Invalid order payload: orderType must be GTC, GTD, FOK or FAK');
+    }
     expectRejected(await alice.authed('POST', '/order', { ...signed, postOnly: 'yes' }), /postOnly/);
     const { tokenId: _, ...withoutToken } = order;
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: withoutToken }), /Invalid order payload: tokenId/);

@@ -12,7 +12,19 @@ export class IntakeError extends Error {
   override readonly name = 'IntakeError';
 }
 
-export const ORDER_TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
+/** A Map, not an object: `'toString' in {…}` is true, and such a name must not pass as a type. */
+export const ORDER_TYPES: ReadonlyMap<string, OrderType> = new Map([
+  ['GTC', OrderType.GTC],
+  ['GTD', OrderType.GTD],
+  ['FOK', OrderType.FOK],
+  ['FAK', OrderType.FAK],
+]);
+/**
+ * The latest GTD expiration taken, in seconds: the end of year 9999. Later ones are refused as
+ * invalid; they fit neither the ledger's timestamps (Postgres stops at year 294276, JS dates at
+ * 275760) nor any market's life, and one let through would stop the ledger of its shard.
+ */
+export const MAX_EXPIRATION_SECONDS = 253_402_300_799;
 const ENVELOPE_FIELDS = new Set(['order', 'owner', 'orderType', 'deferExec', 'postOnly']);
 const ORDER_FIELDS = new Set([
   'salt', 'maker', 'signer', 'taker', 'tokenId', 'makerAmount', 'takerAmount', 'side', 'expiration', 'nonce', 'feeRateBps',
@@ -70,7 +82,8 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const owner = typeof envelope.owner === 'string' && envelope.owner !== '' ? envelope.owner : undefined;
   if (owner === undefined) throw payload('owner is missing');
   const typeName = envelope.orderType ?? 'GTC';
-  if (typeof typeName !== 'string' || !(typeName in ORDER_TYPES)) throw payload('orderType must be GTC, GTD, FOK or FAK');
+  const orderType = typeof typeName === 'string' ? ORDER_TYPES.get(typeName) : undefined;
+  if (orderType === undefined) throw payload('orderType must be GTC, GTD, FOK or FAK');
   for (const flag of ['postOnly', 'deferExec'] as const) {
     if (envelope[flag] !== undefined && typeof envelope[flag] !== 'boolean') throw payload(`${flag} must be a boolean`);
   }
@@ -88,7 +101,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const takerAmount = parseBaseUnits(uint(o.takerAmount, 'takerAmount'));
   if (makerAmount === null || takerAmount === null) throw payload('makerAmount and takerAmount must be positive integers');
   const expiration = o.expiration === undefined ? '0' : uint(o.expiration, 'expiration');
-  if (expiration.length > 15) throw new IntakeError('invalid expiration');
+  if (expiration.length > 15 || Number(expiration) > MAX_EXPIRATION_SECONDS) throw new IntakeError('invalid expiration');
 
   const timestamp = uint(o.timestamp, 'timestamp');
   const signed: OrderWithSignature = {
@@ -110,7 +123,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
     market: listing.market,
     token: listing.token,
     side,
-    orderType: ORDER_TYPES[typeName]!,
+    orderType,
     postOnly: envelope.postOnly === true,
     makerAmount,
     takerAmount,

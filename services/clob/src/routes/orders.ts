@@ -22,6 +22,42 @@ function asUserError(error: unknown): never {
   throw error;
 }
 
+export interface PlaceFailure {
+  success: false;
+  errorMsg: string;
+  orderID: '';
+  takingAmount: '';
+  makingAmount: '';
+  status: '';
+  tradeIDs: [];
+  transactionsHashes: [];
+}
+
+/**
+ * `POST /orders`: places every order of a batch at once and answers each on its own. Whatever one
+ * order fails with (a refusal, the ledger unavailable for its replay check, a fault) becomes that
+ * order's `success: false`, so the others' answers, some of them placed or matched, are never lost
+ * to one error. Faults are logged and reported as an internal error.
+ */
+export function placeEach<T>(envelopes: unknown[], place: (envelope: unknown) => Promise<T>, logFault: (error: unknown) => void = defaultLogFault): Promise<(T | PlaceFailure)[]> {
+  return Promise.all(
+    envelopes.map(async (envelope): Promise<T | PlaceFailure> => {
+      try {
+        return await place(envelope);
+      } catch (error) {
+        const known = error instanceof IntakeError || error instanceof ShardNotReadyError || error instanceof HttpError;
+        if (!known) logFault(error);
+        const errorMsg = known ? error.message : 'internal server error';
+        return { success: false, errorMsg, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
+      }
+    }),
+  );
+}
+
+function defaultLogFault(error: unknown): void {
+  console.error('[clob] POST /orders: an order failed:', error);
+}
+
 function wireOrder(order: OpenOrder, markets: MarketRegistry) {
   const market = markets.get(order.market)!;
   return {
@@ -81,17 +117,7 @@ export function orderRoutes(service: OrderService, openOrders: OpenOrders, marke
         const body = ctx.json();
         if (!Array.isArray(body)) throw new HttpError(400, 'Invalid order payload: the body must be an array of orders');
         if (body.length > MAX_BATCH) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH}`);
-        const results = await Promise.all(
-          body.map(async (envelope) => {
-            try {
-              return await service.place(parseOrderEnvelope(envelope, markets), key(ctx));
-            } catch (error) {
-              if (!(error instanceof IntakeError) && !(error instanceof ShardNotReadyError)) throw error;
-              return { success: false, errorMsg: error.message, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
-            }
-          }),
-        );
-        return { body: results };
+        return { body: await placeEach(body, (envelope) => service.place(parseOrderEnvelope(envelope, markets), key(ctx))) };
       },
     },
     { method: 'DELETE', path: '/order', options: { before }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }) },
