@@ -53,6 +53,7 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
   sharedPath: ((path: string) => boolean) | undefined;
 };
 
+const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 505: 'HTTP Version Not Supported' };
 const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
 const BAD_GATEWAY = Buffer.from(
   `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${BAD_GATEWAY_BODY.length}\r\nconnection: close\r\n\r\n${BAD_GATEWAY_BODY}`,
@@ -86,6 +87,16 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   let serialise = true;
   let passThrough = false;
 
+  /**
+   * Ends the client's side. A client that never closes its own would keep the socket half-open
+   * for ever (Node frees it only once both sides are closed), so it is destroyed after the idle time.
+   */
+  let closing: NodeJS.Timeout | undefined;
+  const endClient = (last?: string | Buffer) => {
+    if (last === undefined) client.end();
+    else client.end(last);
+    closing ??= setTimeout(() => client.destroy(), options.idleTimeoutMs).unref();
+  };
   /** The answer in flight is through (or can no longer be followed): read the client on. */
   const release = () => {
     awaiting = false;
@@ -94,8 +105,8 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   };
   const fail = (status: number, message: string) => {
     const body = JSON.stringify({ error: message });
-    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 413 ? 'Payload Too Large' : 'Bad Request';
-    client.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const reason = REASONS[status] ?? 'Bad Request';
+    endClient(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     upstream?.destroy();
   };
   const ownUpstream = (): net.Socket => {
@@ -118,15 +129,15 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     });
     socket.on('end', () => {
       upstreamEnded = true;
-      client.end();
+      endClient();
     });
     // uWS resets a connection it closes with a body still unread (after a 413): what it answered
     // before is already queued for the client, so end the client's side after it, not destroy it.
     socket.on('error', () => {
       upstreamEnded = true;
-      client.end();
+      endClient();
     });
-    socket.on('close', () => client.end());
+    socket.on('close', () => endClient());
     return (upstream = socket);
   };
   const send = (bytes: Buffer) => {
@@ -153,7 +164,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     done: () => (flowing ? release() : client.once('drain', release)),
     fail: (partial) => {
       if (partial) client.destroy();
-      else client.end(BAD_GATEWAY);
+      else endClient(BAD_GATEWAY);
     },
   };
   /** A GET goes over a lane; the client's next request waits until its answer is written. */
@@ -223,9 +234,11 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   };
 
   // A client on the lanes only has no connection of its own for uWS to time out: the front does,
-  // after the same idle time.
+  // after the same idle time. One that has not taken an answer for that long (its socket's buffer
+  // full, nothing written since) is cut off, as uWS cuts off a slow reader.
   client.setTimeout(options.idleTimeoutMs, () => {
-    if (upstream === undefined && !awaiting) client.end();
+    if (client.writableLength > 0) client.destroy();
+    else if (upstream === undefined && !awaiting) endClient();
   });
   client.on('data', (data: Buffer) => {
     pending = pending.length > 0 ? Buffer.concat([pending, data]) : data;
@@ -241,7 +254,10 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     pending = Buffer.alloc(0);
     upstream?.end();
   });
-  client.on('close', () => upstream?.destroy());
+  client.on('close', () => {
+    clearTimeout(closing);
+    upstream?.destroy();
+  });
 }
 
 export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderProxy> {

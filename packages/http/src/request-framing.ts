@@ -20,6 +20,11 @@ const SHARED_HEADERS = 32;
 const SHARED_REQUEST_LINE = /^GET (\/[\x21-\x3e\x40-\x7e]*)(?:\?[\x21-\x7e]*)? HTTP\/1\.1$/;
 const SHARED_NAME = /^[A-Za-z0-9-]+$/;
 const SHARED_VALUE = /^[\x20-\x7e\t]*$/;
+/** The request line's version: only HTTP/1.1 is served (uWS 20.30 never answers HTTP/1.0). */
+const HTTP_11 = / HTTP\/1\.1$/;
+const ANY_VERSION = / HTTP\/\d+(?:\.\d+)?$/;
+/** Optional whitespace around a header value is spaces and tabs only (RFC 9110 §5.6.3). */
+const OWS = /^[ \t]+|[ \t]+$/g;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
 const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
 
@@ -27,7 +32,8 @@ const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length'
  * Rewrites one request head; returns it, how its body is framed, and whether it may go over a
  * shared lane (get-lanes.ts): a GET of HTTP/1.1 to a path `sharedPath` allows, with no body, nothing
  * about the connection but keep-alive, and nothing uWS could refuse (so a client cannot break a
- * lane others' requests are on: only plain names and values, and a small head).
+ * lane others' requests are on: only plain names and values, one Host, and a small head). A
+ * version other than HTTP/1.1 is refused with 505.
  */
 export function rewriteHead(
   head: string,
@@ -35,7 +41,12 @@ export function rewriteHead(
   sharedPath?: (path: string) => boolean,
 ): { head: string; framing: Framing; shareable: boolean } {
   const lines = head.split('\r\n');
+  if (!HTTP_11.test(lines[0]!)) {
+    throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
+  }
   const out = [lines[0]!];
+  let hosts = 0;
+  let emptyHost = false;
   let length: number | undefined;
   let chunked = false;
   let forwarded: string | undefined;
@@ -48,8 +59,14 @@ export function rewriteHead(
     const colon = line.indexOf(':');
     if (colon <= 0) throw new FramingError(400, 'malformed header line');
     const name = line.slice(0, colon).replaceAll('_', '-');
-    const value = line.slice(colon + 1).trim();
+    // Not String.trim: on the latin1 text of the head it would also cut \xa0 (and \x0b, \x0c),
+    // the last byte of UTF-8 characters such as 'à'.
+    const value = line.slice(colon + 1).replace(OWS, '');
     const lower = name.toLowerCase();
+    if (lower === 'host') {
+      hosts++;
+      emptyHost ||= value === '';
+    }
     if (shareable && (!SHARED_NAME.test(name) || !SHARED_VALUE.test(value) || (UNSHAREABLE.has(lower) && !(lower === 'connection' && value.toLowerCase() === 'keep-alive')))) {
       shareable = false;
     }
@@ -67,6 +84,9 @@ export function rewriteHead(
     out.push(`${name}: ${value}`);
   }
   if (chunked && length !== undefined) throw new FramingError(400, 'Content-Length with Transfer-Encoding');
+  // uWS closes the connection on a request without a Host (and drops the answers it had ready on
+  // it): on a lane that would fail other clients' GETs. Exactly one, not empty, or its own connection.
+  if (hosts !== 1 || emptyHost) shareable = false;
   out.push(`x-forwarded-for: ${forwarded === undefined ? clientIp : `${forwarded}, ${clientIp}`}`);
   const framing: Framing = chunked ? { kind: 'chunked' } : length ? { kind: 'length', remaining: length } : { kind: 'none' };
   // A chunked body is forwarded decoded; its head gets the length once the body is complete.

@@ -1,0 +1,133 @@
+// The header front against clients that misbehave: requests without a Host cannot break the
+// shared lanes for others, HTTP/1.0 gets an answer instead of silence, header values pass byte for
+// byte, and clients that never close or never read are let go of after the idle time.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
+import { rewriteHead } from './request-framing.ts';
+import { serveForTest, type TestServer } from './test-server.ts';
+import type { Route } from './route.ts';
+
+const IDLE_MS = 200;
+const BIG = 'x'.repeat(16 * 1024 * 1024);
+const routes: Route[] = [
+  { method: 'GET', path: '/whoami', options: { immediate: true }, handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }) },
+  { method: 'GET', path: '/big', options: { immediate: true }, handler: () => ({ body: { big: BIG } }) },
+];
+
+let server: TestServer;
+let front: HeaderProxy;
+
+beforeAll(async () => {
+  server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1 });
+  front = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, sharedGets: ['/whoami', '/big'], idleTimeoutMs: IDLE_MS });
+});
+afterAll(async () => {
+  await front.close();
+  await server.close();
+});
+
+/** One connection sending `heads` one after another; resolves with the complete answers it got. */
+function session(heads: string[], giveUpMs = 2000): Promise<string[]> {
+  return new Promise((resolve) => {
+    const socket = net.connect(front.port, '127.0.0.1');
+    const answers: string[] = [];
+    let bytes = Buffer.alloc(0);
+    const finish = () => {
+      socket.destroy();
+      resolve(answers);
+    };
+    const next = () => (answers.length < heads.length ? socket.write(heads[answers.length]!) : finish());
+    socket.on('connect', next);
+    socket.on('data', (chunk: Buffer) => {
+      bytes = Buffer.concat([bytes, chunk]);
+      const headEnd = bytes.indexOf('\r\n\r\n') + 4;
+      const length = /\r\ncontent-length: (\d+)/i.exec(bytes.toString('latin1', 0, Math.max(0, headEnd)))?.[1];
+      if (headEnd < 4 || length === undefined || bytes.length < headEnd + Number(length)) return;
+      answers.push(bytes.toString('utf8', 0, headEnd + Number(length)));
+      bytes = bytes.subarray(headEnd + Number(length));
+      next();
+    });
+    socket.on('error', () => {});
+    socket.on('close', finish);
+    setTimeout(finish, giveUpMs);
+  });
+}
+
+const who = (key: string) => `GET /whoami?k=${key} HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: ${key}\r\n\r\n`;
+const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+
+describe('the front with misbehaving clients', () => {
+  it('keeps GETs without one good Host off the shared lanes, so they cannot fail other clients', async () => {
+    // uWS closes a connection on a request without a Host, dropping the answers it had ready on it.
+    const bad = ['GET /whoami HTTP/1.1\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost:\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n'];
+    let running = true;
+    const attack = async (request: string) => {
+      while (running) await session([request], 1000);
+    };
+    const attackers = Array.from({ length: 12 }, (_, i) => attack(bad[i % bad.length]!));
+    const victims = await Promise.all(Array.from({ length: 10 }, (_, c) => session(Array.from({ length: 40 }, (_, n) => who(`v${c}-${n}`)), 8000)));
+    running = false;
+    await Promise.all(attackers);
+    for (const [c, answers] of victims.entries()) {
+      expect(answers.map((a) => a.slice(0, 12))).toEqual(Array(40).fill('HTTP/1.1 200'));
+      expect(answers.map((a) => bodyOf(a).key)).toEqual(Array.from({ length: 40 }, (_, n) => `v${c}-${n}`));
+    }
+  });
+
+  it('answers HTTP/1.0 with 505 and a request line without a version with 400, rather than nothing', async () => {
+    const [old] = await session(['GET /whoami HTTP/1.0\r\nHost: x\r\n\r\n']);
+    expect(old).toMatch(/^HTTP\/1\.1 505 HTTP Version Not Supported\r\n/);
+    expect(bodyOf(old!)).toEqual({ error: 'only HTTP/1.1 is served' });
+    const [garbled] = await session(['HELLO THERE\r\nHost: x\r\n\r\n']);
+    expect(garbled).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+
+  it('passes header values byte for byte, trimming only spaces and tabs', () => {
+    // 'à' is C3 A0 in UTF-8: String.trim on the latin1 head took that last byte for a space.
+    const value = Buffer.from('voilà\u00a0à').toString('latin1');
+    const { head } = rewriteHead(`GET /name HTTP/1.1\r\nHost: x\r\nX-Name: \t ${value} \t\r\nX-Vt: a\x0b`, '10.0.0.1');
+    expect(head.split('\r\n')).toEqual(['GET /name HTTP/1.1', 'Host: x', `X-Name: ${value}`, 'X-Vt: a\x0b', 'x-forwarded-for: 10.0.0.1', '', '']);
+  });
+
+  it('lets go of a client that never closes its side once the front has ended it', async () => {
+    const socket = net.connect({ port: front.port, host: '127.0.0.1', allowHalfOpen: true });
+    const events: string[] = [];
+    socket.on('data', () => events.push('data'));
+    socket.on('end', () => events.push('end'));
+    socket.on('error', (error: NodeJS.ErrnoException) => events.push(`error ${error.code}`));
+    socket.on('close', () => events.push('close'));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(who('half-open'));
+    // Idle time: the front ends its side; the same again: it frees the socket it kept half-open.
+    await new Promise((resolve) => setTimeout(resolve, 4 * IDLE_MS));
+    expect(events).toContain('end');
+    // A socket the front still held would take these quietly; a freed one answers with a reset,
+    // which the second write meets.
+    socket.write(who('after-end'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(who('after-reset'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.filter((e) => e.startsWith('error'))).not.toEqual([]);
+    socket.destroy();
+  });
+
+  it('cuts off a client that does not read its answer for the idle time', async () => {
+    const received = await new Promise<{ bytes: number; closed: boolean }>((resolve) => {
+      const socket = net.connect(front.port, '127.0.0.1', () => socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let bytes = 0;
+      let closed = false;
+      socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      socket.on('error', () => {});
+      socket.on('close', () => (closed = true));
+      socket.pause();
+      setTimeout(() => socket.resume(), 6 * IDLE_MS);
+      setTimeout(() => {
+        socket.destroy();
+        resolve({ bytes, closed });
+      }, 6 * IDLE_MS + 1500);
+    });
+    expect(received.closed).toBe(true);
+    expect(received.bytes).toBeLessThan(BIG.length);
+  });
+});
