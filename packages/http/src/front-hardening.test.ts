@@ -1,6 +1,7 @@
 // The header front against clients that misbehave: requests without a Host cannot break the
 // shared lanes for others, HTTP/1.0 gets an answer instead of silence, header values pass byte for
-// byte, and clients that never close or never read are let go of after the idle time.
+// byte, and clients that never close or never read are let go of after the idle time. And a HEAD
+// is answered with a head alone, so a client reading no body after it stays in step.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
@@ -129,5 +130,34 @@ describe('the front with misbehaving clients', () => {
     });
     expect(received.closed).toBe(true);
     expect(received.bytes).toBeLessThan(BIG.length);
+  });
+});
+
+describe('HEAD', () => {
+  /** Sends `payload` raw and collects whatever comes back in `ms`. */
+  function collect(port: number, payload: string, ms = 400): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(payload));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      setTimeout(() => {
+        socket.destroy();
+        resolve(text);
+      }, ms);
+    });
+  }
+  const pipelined = 'HEAD /whoami HTTP/1.1\r\nHost: x\r\n\r\nGET /whoami HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: after-head\r\n\r\n';
+
+  it('answers a HEAD with a head alone, straight at uWS and through the front, so the next answer parses', async () => {
+    for (const port of [server.listening.port, front.port]) {
+      const text = await collect(port, pipelined);
+      const [first, rest] = [text.slice(0, text.indexOf('\r\n\r\n') + 4), text.slice(text.indexOf('\r\n\r\n') + 4)];
+      expect(first).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+      expect(first.toLowerCase()).toContain('content-length: 0\r\n');
+      // Straight after the head: the next answer, not the 405's body.
+      expect(rest).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(bodyOf(rest)).toEqual({ key: 'after-head' });
+    }
   });
 });

@@ -71,6 +71,15 @@ function logFault(error: unknown, route: Route<any>): void {
   console.error(`[@pmx/http] ${route.method} ${route.path} failed:`, error);
 }
 
+/**
+ * The body of an answer to `req`: none to a HEAD, which a client reads no body after (RFC 9110
+ * §9.3.2), so a body would be taken for the next answer. uWS then announces a length of 0 (its
+ * `endWithoutBody`, which would announce the real one, stalls the connection in 20.30).
+ */
+function bodyFor(req: HttpRequest, body: string): string {
+  return req.getMethod() === 'head' ? '' : body;
+}
+
 /** A request answered without reading its body must close, or the body would be parsed as the next request. */
 function hasUnreadBody(req: HttpRequest): boolean {
   const length = req.getHeader('content-length');
@@ -123,14 +132,15 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   }
 
   // uWS prefers a method-specific handler over `any` on the same pattern, and static and
-  // parameter segments over the trailing wildcard, so these only see what no route took.
+  // parameter segments over the trailing wildcard, so these only see what no route took. No route
+  // serves HEAD, so every HEAD ends here; its answer has no body (bodyFor).
   const notAllowedBody = errorBody(shape, 405, 'method not allowed');
   for (const { path, methods } of allowed.values()) {
     const headers = { allow: methods.join(', ') };
-    app.any(path, (res: HttpResponse, req: HttpRequest) => writeResponse(res, 405, notAllowedBody, headers, hasUnreadBody(req)));
+    app.any(path, (res: HttpResponse, req: HttpRequest) => writeResponse(res, 405, bodyFor(req, notAllowedBody), headers, hasUnreadBody(req)));
   }
   const notFoundBody = errorBody(shape, 404, 'not found');
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => writeResponse(res, 404, notFoundBody, undefined, hasUnreadBody(req)));
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => writeResponse(res, 404, bodyFor(req, notFoundBody), undefined, hasUnreadBody(req)));
 
   let listening = false;
   return {

@@ -2,9 +2,9 @@
 // been passed on whole, so the front sends a client's next request only then. uWS 20.30 closes a
 // connection when a pipelined request arrives while an earlier answer on it is still pending (an
 // async handler) and drops that answer; a client pipelining two orders would lose both acks.
-// Answers are framed by Content-Length (uWS always sends one, and sends the body even to a HEAD,
-// e.g. with its 405). One the relay cannot frame (no length, chunked, or a protocol switch) makes
-// it a plain pipe for the rest of the connection.
+// Answers are framed by Content-Length (uWS always sends one; the server answers a HEAD, which no
+// route serves, with a length of 0 and no body). One the relay cannot frame (no length, chunked,
+// or a protocol switch) makes it a plain pipe for the rest of the connection.
 
 /** The blank line that ends an HTTP head. */
 export const HEAD_END = Buffer.from('\r\n\r\n');
