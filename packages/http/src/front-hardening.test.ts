@@ -14,6 +14,7 @@ const BIG = 'x'.repeat(16 * 1024 * 1024);
 const routes: Route[] = [
   { method: 'GET', path: '/whoami', options: { immediate: true }, handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }) },
   { method: 'GET', path: '/big', options: { immediate: true }, handler: () => ({ body: { big: BIG } }) },
+  { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { text: ctx.rawBody.toString(), expect: ctx.header('expect') ?? null } }) },
 ];
 
 let server: TestServer;
@@ -130,6 +131,31 @@ describe('the front with misbehaving clients', () => {
     });
     expect(received.closed).toBe(true);
     expect(received.bytes).toBeLessThan(BIG.length);
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  it('gives a client that waits for 100 Continue before a chunked body its Continue, then the answer', async () => {
+    const text = await new Promise<string>((resolve) => {
+      const socket = net.connect(front.port, '127.0.0.1', () => socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n'));
+      let got = '';
+      socket.on('data', (chunk: Buffer) => {
+        got += chunk.toString('latin1');
+        // As a careful client does: the body only once the server said to go on.
+        if (got === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write('5\r\nhello\r\n0\r\n\r\n');
+        if (got.endsWith('}')) {
+          socket.destroy();
+          resolve(got);
+        }
+      });
+      setTimeout(() => {
+        socket.destroy();
+        resolve(got);
+      }, 1500);
+    });
+    expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n')).toBe(true);
+    // uWS got the whole body and no Expect, so it sent no second Continue.
+    expect(bodyOf(text.slice(text.indexOf('HTTP/1.1 200')))).toEqual({ text: 'hello', expect: null });
   });
 });
 

@@ -53,6 +53,7 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
   sharedPath: ((path: string) => boolean) | undefined;
 };
 
+const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 505: 'HTTP Version Not Supported' };
 const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
 const BAD_GATEWAY = Buffer.from(
@@ -209,7 +210,10 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes) : undefined;
           if (chunked === undefined) sendHead(Buffer.from(rewritten.head, 'latin1'));
-          else chunkedHead = rewritten.head;
+          else {
+            chunkedHead = rewritten.head;
+            if (rewritten.continueNow) client.write(CONTINUE);
+          }
           inHead = framing.kind === 'none';
         } else if (framing.kind === 'length') {
           const take = Math.min(framing.remaining, input.length - offset);

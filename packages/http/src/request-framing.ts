@@ -39,12 +39,13 @@ export function rewriteHead(
   head: string,
   clientIp: string,
   sharedPath?: (path: string) => boolean,
-): { head: string; framing: Framing; shareable: boolean } {
+): { head: string; framing: Framing; shareable: boolean; continueNow: boolean } {
   const lines = head.split('\r\n');
   if (!HTTP_11.test(lines[0]!)) {
     throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
   }
   const out = [lines[0]!];
+  let expectContinue = false;
   let hosts = 0;
   let emptyHost = false;
   let length: number | undefined;
@@ -77,6 +78,8 @@ export function rewriteHead(
       if (chunked || value.toLowerCase() !== 'chunked') throw new FramingError(400, 'unsupported Transfer-Encoding');
       chunked = true;
       continue;
+    } else if (lower === 'expect' && value.toLowerCase() === '100-continue') {
+      expectContinue = true;
     } else if (lower === 'x-forwarded-for') {
       forwarded = forwarded === undefined ? value : `${forwarded}, ${value}`;
       continue;
@@ -89,8 +92,12 @@ export function rewriteHead(
   if (hosts !== 1 || emptyHost) shareable = false;
   out.push(`x-forwarded-for: ${forwarded === undefined ? clientIp : `${forwarded}, ${clientIp}`}`);
   const framing: Framing = chunked ? { kind: 'chunked' } : length ? { kind: 'length', remaining: length } : { kind: 'none' };
-  // A chunked body is forwarded decoded; its head gets the length once the body is complete.
-  return { head: chunked ? out.join('\r\n') : `${out.join('\r\n')}\r\n\r\n`, framing, shareable };
+  // A chunked body is forwarded decoded, its head sent with the length once the body is complete:
+  // a client waiting for 100 Continue before it sends the body gets it from the front at once,
+  // and uWS, which gets the whole body, no Expect.
+  const continueNow = chunked && expectContinue;
+  const sent = continueNow ? out.filter((line) => !/^expect:/i.test(line)) : out;
+  return { head: chunked ? sent.join('\r\n') : `${sent.join('\r\n')}\r\n\r\n`, framing, shareable, continueNow };
 }
 
 /** Decodes a chunked body from a byte stream, bounded in size. */
