@@ -20,11 +20,8 @@ const SHARED_HEADERS = 32;
 const SHARED_REQUEST_LINE = /^GET (\/[\x21-\x3e\x40-\x7e]*)(?:\?[\x21-\x7e]*)? HTTP\/1\.1$/;
 const SHARED_NAME = /^[A-Za-z0-9-]+$/;
 const SHARED_VALUE = /^[\x20-\x7e\t]*$/;
-/** The request line's version: only HTTP/1.1 is served (uWS 20.30 never answers HTTP/1.0). */
-const HTTP_11 = / HTTP\/1\.1$/;
+/** A request line of some HTTP version other than 1.1, which is all the front serves. */
 const ANY_VERSION = / HTTP\/\d+(?:\.\d+)?$/;
-/** Optional whitespace around a header value is spaces and tabs only (RFC 9110 §5.6.3). */
-const OWS = /^[ \t]+|[ \t]+$/g;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
 const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
 
@@ -41,7 +38,8 @@ export function rewriteHead(
   sharedPath?: (path: string) => boolean,
 ): { head: string; framing: Framing; shareable: boolean; continueNow: boolean } {
   const lines = head.split('\r\n');
-  if (!HTTP_11.test(lines[0]!)) {
+  // uWS 20.30 never answers HTTP/1.0: say so rather than leave the client waiting.
+  if (!lines[0]!.endsWith(' HTTP/1.1')) {
     throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
   }
   const out = [lines[0]!];
@@ -60,9 +58,7 @@ export function rewriteHead(
     const colon = line.indexOf(':');
     if (colon <= 0) throw new FramingError(400, 'malformed header line');
     const name = line.slice(0, colon).replaceAll('_', '-');
-    // Not String.trim: on the latin1 text of the head it would also cut \xa0 (and \x0b, \x0c),
-    // the last byte of UTF-8 characters such as 'à'.
-    const value = line.slice(colon + 1).replace(OWS, '');
+    const value = valueOf(line, colon + 1);
     const lower = name.toLowerCase();
     if (lower === 'host') {
       hosts++;
@@ -98,6 +94,23 @@ export function rewriteHead(
   const continueNow = chunked && expectContinue;
   const sent = continueNow ? out.filter((line) => !/^expect:/i.test(line)) : out;
   return { head: chunked ? sent.join('\r\n') : `${sent.join('\r\n')}\r\n\r\n`, framing, shareable, continueNow };
+}
+
+/**
+ * A header value from `from` on, without the optional whitespace around it: spaces and tabs only
+ * (RFC 9110 §5.6.3). Not String.trim, which on the latin1 text of a head also cuts \xa0 (and
+ * \x0b, \x0c): the last byte of UTF-8 characters such as 'à'.
+ */
+function valueOf(line: string, from: number): string {
+  let start = from;
+  let end = line.length;
+  while (start < end && isOws(line.charCodeAt(start))) start++;
+  while (end > start && isOws(line.charCodeAt(end - 1))) end--;
+  return line.slice(start, end);
+}
+
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
 
 /** Decodes a chunked body from a byte stream, bounded in size. */
