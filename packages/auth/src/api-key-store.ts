@@ -23,6 +23,9 @@ interface ApiKeyRow {
   passphrase: string;
 }
 
+/** An API key as issued: a lower-case uuid. */
+const API_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const fromRow = (row: ApiKeyRow): ApiKeyRecord => ({
   apiKey: row.api_key,
   address: row.address,
@@ -79,7 +82,10 @@ export class ApiKeyStore {
   async lookup(apiKey: string): Promise<ApiKeyRecord | undefined> {
     const cached = this.byKey.get(apiKey);
     if (cached !== undefined) return cached;
-    if (!/^[0-9a-f-]{36}$/i.test(apiKey)) return undefined;
+    // Only the spelling issued (lower-case uuid): Postgres would match any case, the cache would
+    // then hold the other spelling, and delete() (which clears the issued one) would leave it usable.
+    // Anything else that is not a uuid would be a Postgres error, not an unknown key.
+    if (!API_KEY.test(apiKey)) return undefined;
     const rows = await this.sql<ApiKeyRow[]>`
       SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
     if (rows[0] === undefined) return undefined;
@@ -95,6 +101,7 @@ export class ApiKeyStore {
 
   async delete(apiKey: string): Promise<boolean> {
     this.byKey.delete(apiKey);
+    if (!API_KEY.test(apiKey)) return false;
     const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
     return rows.length > 0;
   }

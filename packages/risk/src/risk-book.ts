@@ -97,9 +97,19 @@ export class RiskBook {
     for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
   }
 
-  /** Operator deposit of collateral or tokens. */
+  /**
+   * Whether a deposit keeps every figure exact: the asset's total supplied (which bounds every
+   * balance of it, and of the tokens it can mint) and the address's balance stay below 2^53.
+   */
+  canCredit(address: string, asset: string, amount: number): boolean {
+    const total = this.accounts.get(address)?.get(asset)?.total ?? 0;
+    return Number.isSafeInteger(amount) && amount >= 0 && Number.isSafeInteger((this.supplied.get(asset) ?? 0) + amount) && Number.isSafeInteger(total + amount);
+  }
+
+  /** Operator deposit of collateral or tokens (see canCredit). */
   credit(address: string, asset: string, amount: number): void {
     assertAmount(amount);
+    if (!this.canCredit(address, asset, amount)) throw new Error(`a deposit of ${amount} ${asset} would take a total past 2^53 - 1 base units`);
     this.holding(address, asset).total += amount;
     this.supplied.set(asset, (this.supplied.get(asset) ?? 0) + amount);
   }

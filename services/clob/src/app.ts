@@ -14,7 +14,7 @@ import { ProxyWallets } from './markets/proxy-wallets.ts';
 import { OrderService } from './orders/order-service.ts';
 import { KnownOrders } from './orders/known-orders.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
-import { clobRateLimits } from './rate-limits.ts';
+import { clobRateLimits, withKeyLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
 import { authRoutes } from './routes/auth.ts';
 import { balanceRoutes } from './routes/balances.ts';
@@ -81,6 +81,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
   const wallet = walletAuth(authOptions);
   const apiKey = apiKeyAuth(keys, authOptions);
+  const limits = config.rateLimits ? clobRateLimits() : undefined;
   const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, known, {
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
@@ -88,7 +89,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey),
-    ...orderRoutes(orders, core.openOrders, markets, apiKey),
+    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? apiKey : withKeyLimits(apiKey, limits.perKey)),
     ...tradeRoutes(sql, ch, apiKey),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books, (market) => core.isReady(market)),
@@ -102,7 +103,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     maxBodyBytes: config.maxBodyBytes,
     // Behind the header-normalising front, the front is one more proxy hop.
     trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
-    hooks: { before: config.rateLimits ? clobRateLimits() : [] },
+    hooks: { before: limits?.edge ?? [] },
   });
   const sweep = setInterval(() => void shards.broadcast({ type: 'expire' }).catch(() => {}), EXPIRY_SWEEP_MS);
   sweep.unref();

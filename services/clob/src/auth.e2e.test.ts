@@ -84,6 +84,8 @@ describe('level 2: API key and HMAC', () => {
       [trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}', Math.floor(Date.now() / 1000) - 31), /SVC_TIMESTAMP/],
       [{ ...base, 'SVC_PASSPHRASE': 'f'.repeat(64) }, /SVC_PASSPHRASE/],
       [{ ...base, 'SVC_API_KEY': '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
+      // Not a uuid at all: an unknown key, not a database error.
+      [{ ...base, 'SVC_API_KEY': '-'.repeat(36) }, /Invalid api key/],
       [{ ...base, 'SVC_ADDRESS': new Trader(h.url).address }, /SVC_ADDRESS/],
     ];
     for (const [headers, message] of cases) {
@@ -100,6 +102,18 @@ describe('level 2: API key and HMAC', () => {
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
     expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
+  });
+
+  it('takes a key only as issued, so no other spelling outlives its deletion', async () => {
+    const owner = new Trader(h.url);
+    await owner.createApiKey();
+    const upper = () => ({ ...owner.l2Headers('GET', '/data/orders'), SVC_API_KEY: owner.credentials!.apiKey.toUpperCase() });
+    // Postgres matches a uuid in any case; the key used upper-case once stayed cached under that
+    // spelling after DELETE cleared the issued one.
+    expect((await owner.send('GET', '/data/orders', { headers: upper() })).status).toBe(401);
+    expect((await owner.authed('GET', '/data/orders')).status).toBe(200);
+    expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
+    expect((await owner.send('GET', '/data/orders', { headers: upper() })).status).toBe(401);
   });
 });
 

@@ -1,7 +1,9 @@
 // The contract's order-book API limits, enforced at the edge: 5000 / 10 s per client IP in
 // general, the per-endpoint caps on top, and for trading writes both the burst (2400 / 10 s) and
-// the sustained (24000 / 10 min) window, per client IP and per API key at once.
+// the sustained (24000 / 10 min) window, per client IP and per API key at once (the key's only once
+// auth has verified it).
 
+import type { ApiKeyLocals } from '@pmx/auth';
 import { createRateLimiter, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
 
 const TEN_SECONDS = 10_000;
@@ -32,22 +34,45 @@ const TRADING_WRITES: Record<string, 'place' | 'cancel'> = {
   'DELETE /cancel-market-orders': 'cancel',
 };
 
-export function clobRateLimits(): Hook<any>[] {
+export interface ClobRateLimits {
+  /** Per client IP, before anything else: the general limit and the per-endpoint caps. */
+  edge: Hook<any>[];
+  /**
+   * Per API key on trading writes, after level-2 auth has verified the key (`withKeyLimits`): a
+   * request that only names a key, without its secret, must not use up that key's budget (keys
+   * are not secret: trades show them), nor fill the limiter with keys of its own making.
+   */
+  perKey: Hook<ApiKeyLocals>;
+}
+
+export function clobRateLimits(): ClobRateLimits {
   const byIp = (ctx: RequestContext<any>) => ctx.ip;
-  const byApiKey = (ctx: RequestContext<any>) => ctx.header('SVC_API_KEY');
+  const byApiKey = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey?.apiKey;
   const general = rateLimitHook({ limiters: [perWindow(5000)], key: byIp });
   const endpoint = new Map<string, Hook<any>>();
+  const perKey = new Map<string, Hook<ApiKeyLocals>>();
   for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [perWindow(cap)], key: byIp }));
   for (const kind of ['place', 'cancel'] as const) {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
     const ipHook = rateLimitHook({ limiters: windows(), key: byIp });
     const keyHook = rateLimitHook({ limiters: windows(), key: byApiKey });
-    const both: Hook<any> = (ctx) => {
-      ipHook(ctx);
-      keyHook(ctx);
-    };
-    for (const [route, which] of Object.entries(TRADING_WRITES)) if (which === kind) endpoint.set(route, both);
+    for (const [route, which] of Object.entries(TRADING_WRITES)) {
+      if (which !== kind) continue;
+      endpoint.set(route, ipHook);
+      perKey.set(route, keyHook);
+    }
   }
-  const perEndpoint: Hook<any> = (ctx) => endpoint.get(`${ctx.route.method} ${ctx.route.path}`)?.(ctx);
-  return [general, perEndpoint];
+  const routeOf = (ctx: RequestContext<any>) => `${ctx.route.method} ${ctx.route.path}`;
+  return {
+    edge: [general, (ctx) => endpoint.get(routeOf(ctx))?.(ctx)],
+    perKey: (ctx) => perKey.get(routeOf(ctx))?.(ctx),
+  };
+}
+
+/** Level-2 auth, then the per-key limits of the key it verified. */
+export function withKeyLimits(auth: Hook<ApiKeyLocals>, perKey: Hook<ApiKeyLocals>): Hook<ApiKeyLocals> {
+  return async (ctx) => {
+    await auth(ctx);
+    await perKey(ctx);
+  };
 }

@@ -11,10 +11,13 @@ export class Funding {
     private readonly risk: RiskBook,
   ) {}
 
-  async deposit(address: string, asset: string, amount: number): Promise<void> {
+  /** False, and nothing written, when the deposit would take a total past exact integers. */
+  async deposit(address: string, asset: string, amount: number): Promise<boolean> {
     const who = address.toLowerCase();
+    if (!this.risk.canCredit(who, asset, amount)) return false;
     await this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${amount})`;
     this.risk.credit(who, asset, amount);
+    return true;
   }
 
   /** Only what is not reserved by open orders can be withdrawn. */
