@@ -5,7 +5,7 @@ import { connectPostgres } from '@pmx/db';
 import { HttpError } from '@pmx/http';
 import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
 import { DeadlineHeap } from './deadline-heap.ts';
-import { KnownOrders } from './known-orders.ts';
+import { KnownOrders, RECHECK_MS } from './known-orders.ts';
 
 const WINDOW = 60_000;
 let db: TestDatabase;
@@ -63,20 +63,35 @@ describe('KnownOrders', () => {
     expect(known.lookups).toBe(0);
   });
 
-  it('keeps an accepted id until its timestamp has left the window, then asks the ledger', async () => {
+  it('keeps an accepted id until its timestamp has left the window and the ledger holds it, then asks the ledger', async () => {
     const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
     const signedAt = clock + 30_000;
     known.add('0xb1', signedAt);
     clock += 80_000; // still within the window of its own (future) timestamp
     expect(known.has('0xb1', signedAt)).toBe(true);
-    clock += 20_000; // left the window: gone from memory, and the ledger decides
-    expect(known.size).toBe(1);
+    clock += 20_000; // left the window, but ingest has not written it: it stays (a replay now is refused)
+    expect(known.has('0xb1', signedAt)).toBe(true);
+    await expect.poll(() => known.has('0xb1', signedAt)).toBe(true);
+    clock += RECHECK_MS + 1;
+    expect(known.has('0xb1', signedAt)).toBe(true);
+    await ledgerOrder('0xb1', signedAt);
+    clock += RECHECK_MS + 1; // checked again: the ledger holds it now, so memory lets it go
+    known.has('0xb1', signedAt);
+    await expect.poll(() => known.size).toBe(0);
     const answer = known.has('0xb1', signedAt);
     expect(answer).toBeInstanceOf(Promise);
-    expect(known.size).toBe(0);
-    expect(await answer).toBe(false);
-    await ledgerOrder('0xb1', signedAt);
-    expect(await known.has('0xb1', signedAt)).toBe(true);
+    expect(await answer).toBe(true);
+  });
+
+  it('does not let a replay through while ingest is behind by more than the window', async () => {
+    const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
+    known.add('0xb2', clock);
+    for (let step = 0; step < 10; step++) {
+      clock += WINDOW;
+      expect(known.has('0xb2', clock - WINDOW * (step + 1))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(known.lookups).toBe(0);
   });
 
   it('looks up old, far-future and unrepresentable timestamps, batching what waits', async () => {

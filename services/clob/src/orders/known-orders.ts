@@ -8,6 +8,11 @@
 // a safe integer) is looked up in the ledger's orders table: the ids of one event-loop turn go in
 // one query, and one query at a time, carrying every id that arrived while the previous one was
 // out, so the batches grow with the load.
+//
+// So an id leaves memory only once the ledger holds it: past its deadline it is looked up (in
+// batches, one query at a time) and kept, to be checked again `RECHECK_MS` later, while ingest has
+// not written it yet. Else an order accepted while ingest was down or behind by more than the
+// window could be replayed: memory would have let it go, and the ledger would not know it yet.
 
 import type { Sql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
@@ -18,6 +23,9 @@ export interface KnownOrdersOptions {
   windowMs: number;
   now?: () => number;
 }
+
+/** How soon an id past its deadline that the ledger did not hold yet is checked again. */
+export const RECHECK_MS = 5000;
 
 interface Waiter {
   resolve: (known: boolean) => void;
@@ -31,6 +39,9 @@ export class KnownOrders {
   private readonly now: () => number;
   private waiting = new Map<string, Waiter[]>();
   private looking = false;
+  /** Ids past their deadline, to be let go once the ledger holds them. */
+  private confirming: string[] = [];
+  private checking = false;
   /** Ledger lookups made, for tests and diagnostics. */
   lookups = 0;
 
@@ -90,8 +101,38 @@ export class KnownOrders {
     for (let id = this.deadlines.popBefore(now); id !== undefined; id = this.deadlines.popBefore(now)) {
       // A forgotten id may have been accepted again since, with a later deadline of its own.
       const deadline = this.recent.get(id);
-      if (deadline !== undefined && deadline < now) this.recent.delete(id);
+      if (deadline !== undefined && deadline < now) this.confirming.push(id);
     }
+    if (this.confirming.length > 0 && !this.checking) {
+      this.checking = true;
+      void this.confirm();
+    }
+  }
+
+  /** Runs while `checking`: lets go of the ids the ledger holds, keeps the rest for a while more. */
+  private async confirm(): Promise<void> {
+    while (this.confirming.length > 0) {
+      const ids = this.confirming;
+      this.confirming = [];
+      let held: Set<string>;
+      try {
+        const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${ids})`;
+        held = new Set(rows.map((r) => r.order_id));
+      } catch {
+        held = new Set(); // the ledger away: keep them all
+      }
+      const now = this.now();
+      for (const id of ids) {
+        const deadline = this.recent.get(id);
+        if (deadline === undefined || deadline >= now) continue; // forgotten, or accepted again since
+        if (held.has(id)) this.recent.delete(id);
+        else {
+          this.recent.set(id, now + RECHECK_MS);
+          this.deadlines.push(now + RECHECK_MS, id);
+        }
+      }
+    }
+    this.checking = false;
   }
 
   /** Runs while `looking`: one query at a time until nothing waits. */
