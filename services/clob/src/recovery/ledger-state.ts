@@ -36,8 +36,9 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
     const balances = await tx<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
     const locked = await tx<{ condition_id: string; locked: string }[]>`SELECT condition_id, locked::text FROM market_collateral`;
     const supplied = await tx<{ asset: string; amount: string }[]>`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
+    // A market lives on one shard, so its sequence orders its trades; match_time is a clock that can step back.
     const trades = await tx<{ market: string; taker_token: number; price_ticks: number }[]>`
-      SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, match_time DESC, seq DESC`;
+      SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, seq DESC`;
     // Orders with no signed_at (recorded before migration 005, or signed with a timestamp that is
     // not a safe integer) count by when they were accepted: those of the window's span are kept.
     const recent = await tx<{ order_id: string; signed_at: string | null }[]>`

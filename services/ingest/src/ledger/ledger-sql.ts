@@ -76,7 +76,7 @@ export function insertFills(tx: Tx, plan: BatchPlan) {
   return tx`
     INSERT INTO trade_fills (trade_id, idx, maker_order_id, maker_address, maker_token, maker_asset_id, maker_side, size,
                              maker_price_ticks, maker_price, taker_price_ticks, kind, fee_rate_bps)
-    SELECT * FROM unnest(${pgArray(rows.map((r) => r.tradeId))}::text[], ${pgArray(rows.map((r) => r.idx))}::smallint[],
+    SELECT * FROM unnest(${pgArray(rows.map((r) => r.tradeId))}::text[], ${pgArray(rows.map((r) => r.idx))}::integer[],
                          ${pgArray(rows.map((r) => r.makerOrderId))}::text[], ${pgArray(rows.map((r) => r.makerAddress))}::text[],
                          ${pgArray(rows.map((r) => r.makerToken))}::smallint[], ${pgArray(rows.map((r) => r.makerAssetId))}::text[],
                          ${pgArray(rows.map((r) => r.makerSide))}::text[], ${pgArray(rows.map((r) => r.size))}::bigint[],
