@@ -53,6 +53,10 @@ export interface TradeQuery {
   maker?: string;
   /** Condition id. */
   market?: string;
+  /** The trade's maker_address (the taker order's funder), as the official client filters. */
+  makerAddress?: string;
+  /** The trade's asset_id (the taker's token). */
+  assetId?: string;
   /** Unix seconds: trades strictly before / after. */
   before?: number;
   after?: number;
@@ -159,7 +163,9 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.taker === undefined ? sql`` : sql`AND t.taker_address = ${query.taker.toLowerCase()}`}
        ${query.maker === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${query.maker.toLowerCase()})`}
-       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market}`}
+       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market.toLowerCase()}`}
+       ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
+       ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
        ${timeFilters(sql, query.before, query.after)}
      ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC
      OFFSET ${offset} LIMIT ${limit + 1}`;
@@ -184,7 +190,7 @@ export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise
                           UNION SELECT f.trade_id FROM trade_fills f JOIN orders ob ON ob.order_id = f.maker_order_id WHERE ob.builder = ${query.builder.toLowerCase()})
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
-       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market}`}
+       ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market.toLowerCase()}`}
        ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
        ${timeFilters(sql, query.before, query.after)}
      ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC

@@ -104,6 +104,9 @@ describe('market listing', () => {
     const detail = await get(`/markets/${market.conditionId}`);
     expect(detail.body).toMatchObject({ condition_id: market.conditionId, status: 'active', assets_ids: [market.yes, market.no], outcomes: ['Yes', 'No'], raw_metadata: {} });
     expect(typeof detail.body.market_id).toBe('number');
+    // A condition id in upper-case hex is the same market (ids are stored lower-case).
+    expect((await get(`/markets/0x${market.conditionId.slice(2).toUpperCase()}`)).body).toEqual(detail.body);
+    expect((await get(`/clob-markets/0x${market.conditionId.slice(2).toUpperCase()}`)).status).toBe(200);
     expect((await get('/markets?next_cursor=LTE=')).body).toEqual({ data: [], next_cursor: 'LTE=', limit: 1000, count: 0 });
   });
 });

@@ -115,6 +115,19 @@ describe('listTrades', () => {
     expect(await of({ address: CAROL, taker: BOB })).toEqual([ids[0]]);
     expect(await of({ address: CAROL, maker: ALICE })).toEqual([ids[0]]);
     expect(await of({ address: CAROL, market: second.conditionId })).toEqual([ids[2]]);
+    expect(await of({ address: CAROL, market: second.conditionId.toUpperCase().replace('0X', '0x') })).toEqual([ids[2]]);
+    // The official client's filters: the trade's own maker_address and asset_id fields.
+    const all = (await listTrades(db.sql, { address: CAROL })).data;
+    for (const assetId of new Set(all.map((t) => t.asset_id))) {
+      const expected = all.filter((t) => t.asset_id === assetId).map((t) => t.id);
+      expect(expected.length).toBeLessThan(all.length);
+      expect(await of({ address: CAROL, assetId })).toEqual(expected);
+    }
+    for (const makerAddress of new Set(all.map((t) => t.maker_address))) {
+      const expected = all.filter((t) => t.maker_address === makerAddress).map((t) => t.id);
+      expect(expected.length).toBeLessThan(all.length);
+      expect(await of({ address: CAROL, makerAddress: makerAddress.toUpperCase().replace('0X', '0x') })).toEqual(expected);
+    }
     expect(await of({ address: CAROL, after: seconds(T0 + 1000) })).toEqual([ids[2], ids[1]]);
     expect(await of({ address: CAROL, before: seconds(T0 + 3000), after: seconds(T0 + 1000) })).toEqual([ids[1]]);
     expect(await of({ address: `0x${BOB.slice(2).toUpperCase()}` })).toEqual([ids[2], ids[0]]);

@@ -75,7 +75,7 @@ export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[]
       method: 'GET',
       path: '/markets/:condition_id',
       handler: (ctx) => {
-        const id = ctx.params.condition_id ?? '';
+        const id = (ctx.params.condition_id ?? '').toLowerCase(); // stored lower-case, as the operator created it
         if (!CONDITION_ID.test(id)) throw new HttpError(400, 'condition_id must be 0x-prefixed hex');
         const market = markets.get(id);
         if (market === undefined) throw new HttpError(404, 'market not found');

@@ -66,6 +66,9 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
           taker: text(ctx, 'taker'),
           maker: text(ctx, 'maker'),
           market: text(ctx, 'market'),
+          // What the official client's getTrades sends besides the contract's taker / maker.
+          makerAddress: text(ctx, 'maker_address'),
+          assetId: text(ctx, 'asset_id'),
           before: seconds(ctx.query.get('before'), 'before'),
           after: seconds(ctx.query.get('after'), 'after'),
           offset,
@@ -79,8 +82,9 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
       method: 'GET',
       path: '/builder/trades',
       handler: async (ctx) => {
-        const builder = text(ctx, 'builder');
-        if (builder === undefined || !BYTES32.test(builder)) throw new HttpError(400, 'builder (the bytes32 builder code) is required');
+        // The official client's getBuilderTrades sends it as builder_code.
+        const builder = text(ctx, 'builder') ?? text(ctx, 'builder_code');
+        if (builder === undefined || !BYTES32.test(builder)) throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
         const offset = cursorOffset(ctx.query.get('next_cursor'));
         if (offset < 0) return { body: [] };
         return {
