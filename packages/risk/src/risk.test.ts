@@ -64,6 +64,24 @@ class Desk {
   }
 }
 
+describe('deposits', () => {
+  it('refuses one that would take a total past 2^53 - 1, so no figure is ever rounded', () => {
+    const risk = new RiskBook();
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(risk.canCredit('alice', COLLATERAL, max)).toBe(true);
+    risk.credit('alice', COLLATERAL, max);
+    // Another address, but the asset's supply would pass it: every balance of it is bounded by that.
+    expect(risk.canCredit('bob', COLLATERAL, 1)).toBe(false);
+    expect(() => risk.credit('bob', COLLATERAL, 1)).toThrow('past 2^53 - 1');
+    expect(risk.balance('bob', COLLATERAL).total).toBe(0);
+    expect(risk.canCredit('bob', 'token-1', max)).toBe(true);
+    expect(risk.debit('alice', COLLATERAL, 1)).toBe(true);
+    expect(risk.balance('alice', COLLATERAL).total).toBe(max - 1);
+    expect(risk.canCredit('bob', COLLATERAL, 1)).toBe(true);
+    expect(risk.checkInvariants()).toEqual([]);
+  });
+});
+
 describe('reservations', () => {
   it('refuses an order that its balance cannot cover and reserves one it can', () => {
     const desk = new Desk();
