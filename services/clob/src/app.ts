@@ -14,7 +14,7 @@ import { ProxyWallets } from './markets/proxy-wallets.ts';
 import { OrderService } from './orders/order-service.ts';
 import { KnownOrders } from './orders/known-orders.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
-import { clobRateLimits, withKeyLimits } from './rate-limits.ts';
+import { clobRateLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
 import { authRoutes } from './routes/auth.ts';
 import { balanceRoutes } from './routes/balances.ts';
@@ -89,7 +89,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey),
-    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? apiKey : withKeyLimits(apiKey, limits.perKey)),
+    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
     ...tradeRoutes(sql, ch, apiKey),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books, (market) => core.isReady(market)),

@@ -38,7 +38,7 @@ export interface ClobRateLimits {
   /** Per client IP, before anything else: the general limit and the per-endpoint caps. */
   edge: Hook<any>[];
   /**
-   * Per API key on trading writes, after level-2 auth has verified the key (`withKeyLimits`): a
+   * Per API key on trading writes, after level-2 auth has verified the key (a route hook after it): a
    * request that only names a key, without its secret, must not use up that key's budget (keys
    * are not secret: trades show them), nor fill the limiter with keys of its own making.
    */
@@ -69,10 +69,3 @@ export function clobRateLimits(): ClobRateLimits {
   };
 }
 
-/** Level-2 auth, then the per-key limits of the key it verified. */
-export function withKeyLimits(auth: Hook<ApiKeyLocals>, perKey: Hook<ApiKeyLocals>): Hook<ApiKeyLocals> {
-  return async (ctx) => {
-    await auth(ctx);
-    await perKey(ctx);
-  };
-}

@@ -93,9 +93,9 @@ function idsFrom(body: unknown, many: boolean): string[] {
   return [id];
 }
 
-export function orderRoutes(service: OrderService, openOrders: OpenOrders, markets: MarketRegistry, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+/** `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits). */
+export function orderRoutes(service: OrderService, openOrders: OpenOrders, markets: MarketRegistry, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
   const key = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey!;
-  const before = [auth];
   return [
     {
       method: 'POST',
