@@ -114,13 +114,8 @@ export class KnownOrders {
     while (this.confirming.length > 0) {
       const ids = this.confirming;
       this.confirming = [];
-      let held: Set<string>;
-      try {
-        const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${ids})`;
-        held = new Set(rows.map((r) => r.order_id));
-      } catch {
-        held = new Set(); // the ledger away: keep them all
-      }
+      // The ledger away: keep them all.
+      const held = await this.inLedger(ids).catch(() => new Set<string>());
       const now = this.now();
       for (const id of ids) {
         const deadline = this.recent.get(id);
@@ -135,6 +130,12 @@ export class KnownOrders {
     this.checking = false;
   }
 
+  /** Which of `ids` the ledger's orders table holds. */
+  private async inLedger(ids: string[]): Promise<Set<string>> {
+    const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${ids})`;
+    return new Set(rows.map((r) => r.order_id));
+  }
+
   /** Runs while `looking`: one query at a time until nothing waits. */
   private async lookup(): Promise<void> {
     while (this.waiting.size > 0) {
@@ -143,8 +144,7 @@ export class KnownOrders {
       this.lookups++;
       let found: Set<string>;
       try {
-        const rows = await this.sql<{ order_id: string }[]>`SELECT order_id FROM orders WHERE order_id = ANY(${[...batch.keys()]})`;
-        found = new Set(rows.map((r) => r.order_id));
+        found = await this.inLedger([...batch.keys()]);
       } catch (error) {
         // Unknown is not "new": the order is refused (retryable) rather than risk a replay.
         console.error(`clob: order-id lookup failed: ${error instanceof Error ? error.message : String(error)}`);
