@@ -155,8 +155,9 @@ export class MarketRegistry {
     this.ordered.push(record);
   }
 
+  /** A market by condition id, in any case (ids are stored lower-case, as created). */
   get(conditionId: string): MarketRecord | undefined {
-    return this.byCondition.get(conditionId);
+    return this.byCondition.get(conditionId) ?? this.byCondition.get(conditionId.toLowerCase());
   }
 
   byTokenId(tokenId: string): { market: MarketRecord; token: TokenIndex } | undefined {

@@ -20,7 +20,7 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
       method: 'GET',
       path: '/clob-markets/:condition_id',
       handler: (ctx) => {
-        const market = markets.get((ctx.params.condition_id ?? '').toLowerCase());
+        const market = markets.get(ctx.params.condition_id ?? '');
         if (market === undefined) throw new HttpError(404, 'market not found');
         return {
           body: {
