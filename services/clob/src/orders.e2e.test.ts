@@ -151,6 +151,23 @@ describe('cancelling and listing', () => {
     ]);
   });
 
+  it('filters and cancels by market (condition id in any case) or by token', async () => {
+    const a = await h.createMarket();
+    const b = await h.createMarket();
+    const mm = await funded(100n * USDC);
+    const place = async (tokenId: string, price: string) => (await mm.placeOrder({ tokenId, ...limit('BUY', price, 10) })).body.orderID as string;
+    const [aYes, aNo, bYes] = [await place(a.yes, '0.20'), await place(a.no, '0.30'), await place(b.yes, '0.40')];
+    const shouted = `0x${a.conditionId.slice(2).toUpperCase()}`;
+    const listed = async (query: string) => (await mm.authed('GET', `/data/orders?${query}`)).body.data.map((o: { id: string }) => o.id);
+    expect(await listed(`market=${shouted}`)).toEqual([aYes, aNo]);
+    expect(await listed(`asset_id=${a.no}`)).toEqual([aNo]);
+
+    expect((await mm.authed('DELETE', '/cancel-market-orders', { asset_id: a.no })).body).toEqual({ canceled: [aNo], not_canceled: {} });
+    expect((await mm.authed('DELETE', '/cancel-market-orders', { market: shouted })).body).toEqual({ canceled: [aYes], not_canceled: {} });
+    expect(await listed('')).toEqual([bYes]);
+    expect(await balance(mm)).toEqual({ balance: String(100n * USDC), allowance: String(96n * USDC) });
+  });
+
   it("cannot cancel another key's order", async () => {
     const { yes } = await h.createMarket();
     const alice = await funded(10n * USDC);

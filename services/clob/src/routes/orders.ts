@@ -93,6 +93,11 @@ function idsFrom(body: unknown, many: boolean): string[] {
   return [id];
 }
 
+/** A market filter as the registry spells the condition id, so a client's case does not matter. */
+function conditionIdOf(market: string | undefined, markets: MarketRegistry): string | undefined {
+  return market === undefined ? undefined : (markets.get(market)?.conditionId ?? market);
+}
+
 /** `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits). */
 export function orderRoutes(service: OrderService, openOrders: OpenOrders, markets: MarketRegistry, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
   const key = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey!;
@@ -136,7 +141,7 @@ export function orderRoutes(service: OrderService, openOrders: OpenOrders, marke
           throw new HttpError(400, 'market and asset_id must be strings');
         }
         if (market === undefined && assetId === undefined) throw new HttpError(400, 'market or asset_id is required');
-        return { body: await service.cancelAll(key(ctx), { market: market as string | undefined, assetId: assetId as string | undefined }) };
+        return { body: await service.cancelAll(key(ctx), { market: conditionIdOf(market as string | undefined, markets), assetId: assetId as string | undefined }) };
       },
     },
     {
@@ -144,7 +149,8 @@ export function orderRoutes(service: OrderService, openOrders: OpenOrders, marke
       path: '/data/orders',
       options: { before },
       handler: (ctx) => {
-        const { id, market, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const { id, market: named, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const market = conditionIdOf(named, markets);
         const mine = openOrders
           .ofOwner(key(ctx).apiKey)
           .filter((o) => (id === undefined || o.orderId === id) && (market === undefined || o.market === market) && (assetId === undefined || o.assetId === assetId));
