@@ -41,6 +41,8 @@ export interface ApiKeyStoreOptions {
 
 export class ApiKeyStore {
   private readonly byKey = new Map<string, ApiKeyRecord>();
+  /** Keys deleted (or being deleted) by this process: never cached again, never answered. */
+  private readonly deleted = new Set<string>();
   private readonly cache: boolean;
 
   constructor(
@@ -88,7 +90,9 @@ export class ApiKeyStore {
     if (!API_KEY.test(apiKey)) return undefined;
     const rows = await this.sql<ApiKeyRow[]>`
       SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
-    if (rows[0] === undefined) return undefined;
+    // A delete that began while this read was out may have cleared the cache already; the row
+    // this read saw must not bring the key back.
+    if (rows[0] === undefined || this.deleted.has(apiKey)) return undefined;
     const record = fromRow(rows[0]);
     if (this.cache) this.byKey.set(apiKey, record);
     return record;
@@ -99,9 +103,11 @@ export class ApiKeyStore {
     return rows.map((r) => r.api_key);
   }
 
+  /** Refuses the key in this process from the moment it is called (keys are never reissued). */
   async delete(apiKey: string): Promise<boolean> {
     this.byKey.delete(apiKey);
     if (!API_KEY.test(apiKey)) return false;
+    this.deleted.add(apiKey);
     const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
     return rows.length > 0;
   }

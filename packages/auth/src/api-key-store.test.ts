@@ -1,0 +1,42 @@
+// The API-key store against a real Postgres: the cache never outlives a delete.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { ApiKeyStore } from './api-key-store.ts';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+
+describe('ApiKeyStore', () => {
+  it('creates, looks up (cached and not) and deletes a key', async () => {
+    const issuer = new ApiKeyStore(db.sql);
+    const record = await issuer.create(wallet(1), '0');
+    if (record === 'exists') throw new Error('fresh wallet');
+    expect(await issuer.create(wallet(1), '0')).toBe('exists');
+    const reader = new ApiKeyStore(db.sql);
+    expect(await reader.lookup(record.apiKey)).toEqual(record);
+    expect(await issuer.delete(record.apiKey)).toBe(true);
+    expect(await issuer.lookup(record.apiKey)).toBeUndefined();
+  });
+
+  it('does not bring back a key whose lookup was in flight when it was deleted', async () => {
+    const issuer = new ApiKeyStore(db.sql);
+    const record = await issuer.create(wallet(2), '0');
+    if (record === 'exists') throw new Error('fresh wallet');
+    const store = new ApiKeyStore(db.sql);
+    // The lookup's SELECT goes out first and sees the row; the delete clears the cache before
+    // that answer comes back.
+    const [seen, deleted] = await Promise.all([store.lookup(record.apiKey), store.delete(record.apiKey)]);
+    expect(deleted).toBe(true);
+    expect(seen).toBeUndefined();
+    expect(await store.lookup(record.apiKey)).toBeUndefined();
+    expect(await db.sql`SELECT 1 FROM api_keys WHERE api_key = ${record.apiKey}`).toHaveLength(0);
+  });
+});
