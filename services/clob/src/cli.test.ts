@@ -31,6 +31,8 @@ describe('pmx', () => {
     });
     expect(await runCli(['withdraw', address, '0.5'], ctx())).toBe(0);
     expect(JSON.parse(lines.at(-1)!).balance).toEqual({ total: 100_000_000, reserved: 0, available: 100_000_000 });
+    expect(await runCli(['markets'], ctx())).toBe(0);
+    expect((JSON.parse(lines.at(-1)!) as { condition_id: string }[]).map((m) => m.condition_id)).toContain(conditionId);
   });
 
   it('shows and resets where placed orders spend their time', async () => {
@@ -43,7 +45,17 @@ describe('pmx', () => {
 
   it('explains bad usage and server refusals with non-zero exit codes', async () => {
     expect(await runCli(['fund', '0xabc'], ctx())).toBe(2);
+    expect(lines.at(-1)).toMatch(/^pmx fund <address> <amount>/);
+    expect(await runCli(['fund', '0xabc', '0'], ctx())).toBe(2);
     expect(lines.at(-1)).toMatch(/amount must be a positive number/);
+    // Not a stack trace: `-5` reads as an option, a mistyped option is unknown, and an amount
+    // written with a space must not fund its first part.
+    for (const argv of [['fund', '0xabc', '-5'], ['fund', '0xabc', '5', '--tokn', '1'], ['fund', '0xabc', '1', '000'], ['markets', 'all']]) {
+      expect(await runCli(argv, ctx())).toBe(2);
+      expect(lines.at(-1)).toMatch(/usage:/);
+    }
+    expect(await runCli(['markets'], { ...ctx(), url: 'http://127.0.0.1:1' })).toBe(1);
+    expect(lines.at(-1)).toMatch(/^pmx: cannot reach the server at http:\/\/127.0.0.1:1 \(PMX_CLOB_URL\)/);
     expect(await runCli(['withdraw', `0x${'2'.repeat(40)}`, '1'], ctx())).toBe(1);
     expect(lines.at(-1)).toMatch(/not enough available balance/);
     expect(await runCli(['frobnicate'], { ...ctx() })).toBe(2);

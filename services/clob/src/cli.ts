@@ -40,6 +40,9 @@ async function call(ctx: CliContext, method: string, path: string, body?: unknow
     method,
     headers: { authorization: `Bearer ${ctx.operatorKey}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    const cause = (error.cause as Error | undefined)?.message;
+    throw new Error(`cannot reach the server at ${ctx.url} (PMX_CLOB_URL): ${cause ?? error.message}`);
   });
   const payload = (await response.json().catch(() => ({}))) as { error?: string };
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim());
@@ -48,71 +51,102 @@ async function call(ctx: CliContext, method: string, path: string, body?: unknow
 
 /** Runs one command; returns the process exit code. */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'condition-id': { type: 'string' },
-      question: { type: 'string' },
-      tokens: { type: 'string' },
-      outcomes: { type: 'string', default: 'Yes,No' },
-      'tick-size': { type: 'string', default: '0.01' },
-      'min-size': { type: 'string', default: '5' },
-      'neg-risk': { type: 'boolean', default: false },
-      token: { type: 'string' },
-      type: { type: 'string', default: '1' },
-      reset: { type: 'boolean', default: false },
-    },
-  });
-  const [command, ...rest] = positionals;
-  const show = (value: unknown) => ctx.print(JSON.stringify(value, null, 2));
   try {
-    switch (command) {
-      case 'market': {
-        if (rest[0] !== 'create') throw new UsageError('pmx market create …');
-        const tokens = (values.tokens ?? '').split(',');
-        const outcomes = values.outcomes.split(',');
-        if (tokens.length !== 2 || outcomes.length !== 2) throw new UsageError('--tokens and --outcomes take two comma-separated values');
-        show(
-          await call(ctx, 'POST', '/operator/markets', {
-            condition_id: values['condition-id'],
-            question: values.question,
-            tokens: tokens.map((token_id, i) => ({ token_id, outcome: outcomes[i] })),
-            tick_size: values['tick-size'],
-            min_order_size: values['min-size'],
-            neg_risk: values['neg-risk'],
-          }),
-        );
-        return 0;
-      }
-      case 'fund':
-      case 'withdraw': {
-        const [address, amount] = rest;
-        if (address === undefined) throw new UsageError(`pmx ${command} <address> <amount>`);
-        show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, { address, asset: values.token ?? 'collateral', amount: baseUnits(amount) }));
-        return 0;
-      }
-      case 'balances':
-        if (rest[0] === undefined) throw new UsageError('pmx balances <address>');
-        show(await call(ctx, 'GET', `/operator/balances?address=${encodeURIComponent(rest[0])}`));
-        return 0;
-      case 'proxy': {
-        const [proxy, signer] = rest;
-        if (proxy === undefined || signer === undefined) throw new UsageError('pmx proxy <proxy> <signer> [--type 1|2]');
-        show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type) }));
-        return 0;
-      }
-      case 'markets':
-        show(await call(ctx, 'GET', '/markets'));
-        return 0;
-      case 'latency':
-        show(await call(ctx, values.reset ? 'DELETE' : 'GET', '/operator/order-latency'));
-        return 0;
-      default:
-        throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${command}`);
-    }
+    return await runCommand(argv, ctx);
   } catch (error) {
     ctx.print(error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`);
     return error instanceof UsageError ? 2 : 1;
   }
+}
+
+const OPTIONS = {
+  'condition-id': { type: 'string' },
+  question: { type: 'string' },
+  tokens: { type: 'string' },
+  outcomes: { type: 'string', default: 'Yes,No' },
+  'tick-size': { type: 'string', default: '0.01' },
+  'min-size': { type: 'string', default: '5' },
+  'neg-risk': { type: 'boolean', default: false },
+  token: { type: 'string' },
+  type: { type: 'string', default: '1' },
+  reset: { type: 'boolean', default: false },
+} as const;
+
+/** parseArgs, with its complaints (an unknown option, `-5` taken for one) as usage errors. */
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
+/** The arguments after the command, refusing extra ones (`pmx fund 0x… 1 000` must not fund 1). */
+function operands(rest: string[], count: number, usage: string): string[] {
+  if (rest.length !== count) throw new UsageError(usage);
+  return rest;
+}
+
+async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const [command, ...rest] = positionals;
+  const show = (value: unknown) => ctx.print(JSON.stringify(value, null, 2));
+  switch (command) {
+    case 'market': {
+      if (rest[0] !== 'create' || rest.length !== 1) throw new UsageError('pmx market create …');
+      const tokens = (values.tokens ?? '').split(',');
+      const outcomes = values.outcomes.split(',');
+      if (tokens.length !== 2 || outcomes.length !== 2) throw new UsageError('--tokens and --outcomes take two comma-separated values');
+      show(
+        await call(ctx, 'POST', '/operator/markets', {
+          condition_id: values['condition-id'],
+          question: values.question,
+          tokens: tokens.map((token_id, i) => ({ token_id, outcome: outcomes[i] })),
+          tick_size: values['tick-size'],
+          min_order_size: values['min-size'],
+          neg_risk: values['neg-risk'],
+        }),
+      );
+      return 0;
+    }
+    case 'fund':
+    case 'withdraw': {
+      const [address, amount] = operands(rest, 2, `pmx ${command} <address> <amount> [--token <token id>]`);
+      show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, { address, asset: values.token ?? 'collateral', amount: baseUnits(amount) }));
+      return 0;
+    }
+    case 'balances': {
+      const [address] = operands(rest, 1, 'pmx balances <address>');
+      show(await call(ctx, 'GET', `/operator/balances?address=${encodeURIComponent(address!)}`));
+      return 0;
+    }
+    case 'proxy': {
+      const [proxy, signer] = operands(rest, 2, 'pmx proxy <proxy> <signer> [--type 1|2]');
+      show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type) }));
+      return 0;
+    }
+    case 'markets': {
+      operands(rest, 0, 'pmx markets');
+      show(await allMarkets(ctx));
+      return 0;
+    }
+    case 'latency':
+      operands(rest, 0, 'pmx latency [--reset]');
+      show(await call(ctx, values.reset ? 'DELETE' : 'GET', '/operator/order-latency'));
+      return 0;
+    default:
+      throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${command}`);
+  }
+}
+
+/** Every page of GET /markets (the server's cursor: `MA==` first, `LTE=` after the last). */
+async function allMarkets(ctx: CliContext): Promise<unknown[]> {
+  const markets: unknown[] = [];
+  for (let cursor = 'MA=='; cursor !== 'LTE='; ) {
+    const page = (await call(ctx, 'GET', `/markets?next_cursor=${encodeURIComponent(cursor)}`)) as { data: unknown[]; next_cursor: string };
+    markets.push(...page.data);
+    cursor = page.next_cursor;
+  }
+  return markets;
 }
