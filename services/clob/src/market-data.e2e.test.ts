@@ -77,6 +77,17 @@ describe('prices', () => {
     expect((await get(`/last-trade-price?token_id=${market.yes}`)).body).toEqual({ price: '' });
   });
 
+  it('midpoints, spreads and last trade prices for many tokens, "" where there is none', async () => {
+    const empty = await h.createMarket();
+    const post = async (path: string) => (await mm.send('POST', path, { body: JSON.stringify([{ token_id: market.no }, { token_id: empty.yes }]) })).body;
+    expect(await post('/midpoints')).toEqual({ [market.no]: '0.555', [empty.yes]: '' });
+    expect(await post('/spreads')).toEqual({ [market.no]: '0.05', [empty.yes]: '' });
+    expect(await post('/last-trades-prices')).toEqual([
+      { token_id: market.no, price: '' },
+      { token_id: empty.yes, price: '' },
+    ]);
+  });
+
   it('an empty side has no price and no midpoint', async () => {
     const empty = await h.createMarket();
     expect((await get(`/price?token_id=${empty.yes}&side=BUY`)).status).toBe(404);
@@ -113,7 +124,9 @@ describe('market listing', () => {
 
 describe('health and time', () => {
   it('GET / is "OK", /time bare seconds, /version 2', async () => {
-    expect((await get('/')).body).toBe('OK');
+    // A JSON string, as the real service answers: a strict JSON client can parse it.
+    const health = await fetch(`${h.url}/`);
+    expect([health.headers.get('content-type'), await health.text()]).toEqual(['application/json', '"OK"']);
     const time = await get('/time');
     expect(Math.abs(Number(time.body) - Date.now() / 1000)).toBeLessThan(5);
     expect((await get('/version')).body).toEqual({ version: 2 });

@@ -77,6 +77,14 @@ describe('the official client', () => {
     const crossing = await taker.createAndPostOrder({ tokenID: market.yes, price: 0.55, size: 12, side: Side.SELL }, undefined, OrderType.GTC);
     expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '12', takingAmount: '6.84' });
     expect(crossing.transactionsHashes).toHaveLength(1);
+    const tokens = [{ token_id: market.yes }, { token_id: market.no }];
+    expect(await maker.getLastTradesPrices(tokens)).toEqual([
+      { token_id: market.yes, price: '0.57' },
+      { token_id: market.no, price: '0.43' },
+    ]);
+    expect(await maker.getMidpoints(tokens)).toEqual({ [market.yes]: '', [market.no]: '' });
+    expect(await maker.getSpreads(tokens)).toEqual({ [market.yes]: '', [market.no]: '' });
+    expect(await maker.getOk()).toBe('OK');
 
     const open = await maker.getOpenOrders({ market: market.conditionId });
     expect(open).toHaveLength(1);

@@ -18,6 +18,10 @@ const ENDPOINT_CAPS: Record<string, number> = {
   'POST /books': 80,
   'GET /price': 200,
   'POST /prices': 80,
+  // Not in the contract's table: the other batch reads get POST /prices' cap.
+  'POST /midpoints': 80,
+  'POST /spreads': 80,
+  'POST /last-trades-prices': 80,
   'GET /midpoint': 200,
   'GET /prices-history': 100,
   'POST /batch-prices-history': 80,

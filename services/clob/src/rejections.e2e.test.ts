@@ -199,6 +199,12 @@ describe('hostile input', () => {
     expectRejected(await post('/books', malformed), /JSON/i);
     expectRejected(await post('/books', '{"token_id": "1"}'), /array/);
     expectRejected(await post('/prices', '[5]'), /token_id/);
+    for (const path of ['/midpoints', '/spreads', '/last-trades-prices']) {
+      expectRejected(await post(path, malformed), /JSON/i);
+      expectRejected(await post(path, '{"token_id": "1"}'), /array/);
+      expectRejected(await post(path, '[{"token_id": 5}]'), /token_id/);
+      expect(await post(path, '[{"token_id": "999"}]')).toMatchObject({ status: 404, body: { error: 'No orderbook exists for the requested token id' } });
+    }
     expectRejected(await post('/books', JSON.stringify(Array.from({ length: 501 }, () => ({ token_id: market.yes })))), 'too many tokens: 501, max allowed: 500');
     expectRejected(await get('/markets/not-hex'), /condition_id/);
     expect((await get(`/markets/0x${'0'.repeat(64)}`)).status).toBe(404);

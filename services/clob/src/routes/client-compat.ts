@@ -7,7 +7,7 @@ import { tokenRef } from './token-param.ts';
 
 export function clientCompatRoutes(markets: MarketRegistry): Route[] {
   return immediate([
-    { method: 'GET', path: '/ok', handler: () => ({ body: 'OK' }) },
+    { method: 'GET', path: '/ok', handler: () => ({ body: '"OK"' }) },
     {
       method: 'GET',
       path: '/markets-by-token/:token_id',

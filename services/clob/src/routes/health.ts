@@ -4,7 +4,7 @@ import { immediate, type Route } from '@pmx/http';
 
 export function healthRoutes(now: () => number = Date.now): Route[] {
   return immediate([
-    { method: 'GET', path: '/', handler: () => ({ body: 'OK' }) },
+    { method: 'GET', path: '/', handler: () => ({ body: '"OK"' }) },
     { method: 'GET', path: '/time', handler: () => ({ body: String(Math.floor(now() / 1000)) }) },
     { method: 'GET', path: '/version', handler: () => ({ body: '{"version":2}' }) },
   ]);

@@ -1,7 +1,7 @@
 // Order-book market data, answered from the front end's book read model (never a database):
-// books, prices, midpoints, spreads, last trade, tick size and neg-risk flag.
+// books, prices, midpoints, spreads, last trade (each also for many tokens), tick size and neg-risk flag.
 
-import { HttpError, immediate, type Route } from '@pmx/http';
+import { HttpError, immediate, type RequestContext, type Route } from '@pmx/http';
 import { formatPrice } from '@pmx/codec';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRegistry } from '../markets/market-registry.ts';
@@ -25,6 +25,15 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isRe
     if (value === 'BUY' || value === 'SELL') return value;
     throw new HttpError(400, 'side must be BUY or SELL');
   };
+  /** `{token id: value}` for a POST body of `[{token_id}]`. */
+  const byToken = <T>(ctx: RequestContext<any>, value: (ref: TokenRef) => T): Record<string, T> => {
+    const out: Record<string, T> = {};
+    for (const id of tokenList(ctx, MAX_TOKENS)) {
+      const ref = ready(tokenRef(markets, id));
+      out[ref.tokenId] = value(ref);
+    }
+    return out;
+  };
   return immediate([
     {
       method: 'GET',
@@ -42,14 +51,29 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isRe
     {
       method: 'POST',
       path: '/prices',
-      handler: (ctx) => {
-        const out: Record<string, { BUY: string; SELL: string }> = {};
-        for (const id of tokenList(ctx, MAX_TOKENS)) {
+      handler: (ctx) => ({ body: byToken(ctx, (ref) => ({ BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' })) }),
+    },
+    // The official client's batch reads (getMidpoints, getSpreads, getLastTradesPrices): the
+    // single reads' answers for up to 500 tokens, "" where the single read would have none.
+    {
+      method: 'POST',
+      path: '/midpoints',
+      handler: (ctx) => ({ body: byToken(ctx, (ref) => books.midpoint(ref.market, ref.token) ?? '') }),
+    },
+    {
+      method: 'POST',
+      path: '/spreads',
+      handler: (ctx) => ({ body: byToken(ctx, (ref) => books.spread(ref.market) ?? '') }),
+    },
+    {
+      method: 'POST',
+      path: '/last-trades-prices',
+      handler: (ctx) => ({
+        body: tokenList(ctx, MAX_TOKENS).map((id) => {
           const ref = ready(tokenRef(markets, id));
-          out[ref.tokenId] = { BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' };
-        }
-        return { body: out };
-      },
+          return { token_id: ref.tokenId, price: books.lastTradePrice(ref.market, ref.token) ?? '' };
+        }),
+      }),
     },
     {
       method: 'GET',
