@@ -149,12 +149,12 @@ export class EngineCore {
     return { ok: true, orderId, status: 'unmatched', filled, resting: 0 };
   }
 
-  cancel(orderId: number, now: number): CancelResult {
+  cancel(orderId: number, now: number, reason: CancelReason = 'user'): CancelResult {
     this.expireDue(now);
     const slot = this.slotById.get(orderId);
     if (slot === undefined) return { ok: false, reason: 'not-found' };
     const remaining = this.orders.remaining[slot];
-    this.removeResting(slot, 'user', now);
+    this.removeResting(slot, reason, now);
     return { ok: true, remaining };
   }
 

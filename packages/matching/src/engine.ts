@@ -26,7 +26,7 @@ export class MatchingEngine extends EngineCore {
       case 'place':
         return this.place(command, command.now);
       case 'cancel':
-        return this.cancel(command.orderId, command.now);
+        return this.cancel(command.orderId, command.now, command.reason);
       case 'cancelOwner':
         return this.cancelOwner(command.owner, command.market, command.now);
       case 'expire':

@@ -59,7 +59,7 @@ export interface PlaceOrder {
 export type Command =
   | { type: 'addMarket'; spec: MarketSpec }
   | ({ type: 'place'; now: number } & PlaceOrder)
-  | { type: 'cancel'; orderId: number; now: number }
+  | { type: 'cancel'; orderId: number; now: number; reason?: CancelReason }
   | { type: 'cancelOwner'; owner: number; market?: number; now: number }
   | { type: 'expire'; now: number };
 
@@ -93,7 +93,12 @@ export type PlaceResult =
 
 export type CancelResult = { ok: true; remaining: number } | { ok: false; reason: 'not-found' };
 
-export type CancelReason = 'user' | 'self-trade' | 'unfilled';
+/**
+ * Why an order left the book unfilled: its owner cancelled it, it would have traded with its
+ * owner's own taker, it was an FAK/FOK remainder, or the exchange cancelled it because the
+ * owner's balance no longer covered it (found at recovery).
+ */
+export type CancelReason = 'user' | 'self-trade' | 'unfilled' | 'uncovered';
 
 export interface AcceptedEvent {
   type: 'accepted';

@@ -52,7 +52,8 @@ export class Trader {
   credentials: Credentials | undefined;
 
   constructor(
-    readonly baseUrl: string,
+    /** The server; a test may point it at a restarted one. */
+    public baseUrl: string,
     privateKey = generatePrivateKey(),
     /** '_' as the contract writes them; '-' for uWS without the front. */
     private readonly separator: '_' | '-' = '_',

@@ -35,6 +35,11 @@ export interface ClobApp {
   shards: ShardSet;
   /** Resolves when every shard has recovered from the ledger and trading is open. */
   ready: Promise<void>;
+  /**
+   * Resolves (never rejects) if trading halts: this process's state stopped following a shard
+   * (TradingCore.halt). The process should then exit so a restart recovers from the ledger.
+   */
+  fatal: Promise<Error>;
   listen(): Promise<Served>;
   close(): Promise<void>;
 }
@@ -45,11 +50,18 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
   const markets = new MarketRegistry(sql);
   const core = new TradingCore(markets);
+  let fatal!: (error: Error) => void;
+  const halted = new Promise<Error>((resolve) => (fatal = resolve));
   const shards = new ShardSet({
     shards: config.shards,
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     onReply: (_shard, reply) => core.applyReply(reply),
+    onFault: (shard, error) => {
+      console.error(`clob: FATAL: shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger:`, error);
+      core.halt(`shard ${shard}: ${error.message}`);
+      fatal(error);
+    },
   });
   const pool: VerifyPool = createVerifyPool({ threads: config.verifyThreads });
   const keys = new ApiKeyStore(sql);
@@ -92,7 +104,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
     ...tradeRoutes(sql, ch, apiKey),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
-    ...marketDataRoutes(markets, core.books, (market) => core.isReady(market)),
+    ...marketDataRoutes(markets, core.books, (market) => core.notReady(market)),
     ...marketRoutes(markets, core.books),
     ...clientCompatRoutes(markets),
     ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency }, operatorAuth(config.operatorKey)),
@@ -113,6 +125,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     core,
     shards,
     ready,
+    fatal: halted,
     async listen() {
       served = await serve(server, { host: config.host, port: config.port, headerCompat: config.headerCompat, directPort: config.directPort });
       return served;

@@ -13,6 +13,14 @@ app.ready.catch((error: unknown) => {
   console.error('clob: recovery failed:', error);
   process.exit(1);
 });
+// Fail-stop: the events are in the shards' queues, so a restart rebuilds exactly what happened.
+void app.fatal.then(async () => {
+  console.error('clob: exiting after a fatal shard fault; restart to recover from the ledger');
+  const exit = () => process.exit(70);
+  setTimeout(exit, 5000).unref();
+  await app.close().catch(() => {});
+  exit();
+});
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
 console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 

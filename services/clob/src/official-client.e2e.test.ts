@@ -77,7 +77,7 @@ describe('the official client', () => {
     const crossing = await taker.createAndPostOrder({ tokenID: market.yes, price: 0.55, size: 12, side: Side.SELL }, undefined, OrderType.GTC);
     expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '12', takingAmount: '6.84' });
     expect(crossing.transactionsHashes).toHaveLength(1);
-    const tokens = [{ token_id: market.yes }, { token_id: market.no }];
+    const tokens = [{ token_id: market.yes, side: Side.BUY }, { token_id: market.no, side: Side.BUY }];
     expect(await maker.getLastTradesPrices(tokens)).toEqual([
       { token_id: market.yes, price: '0.57' },
       { token_id: market.no, price: '0.43' },

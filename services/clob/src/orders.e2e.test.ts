@@ -168,6 +168,17 @@ describe('cancelling and listing', () => {
     expect(await balance(mm)).toEqual({ balance: String(100n * USDC), allowance: String(96n * USDC) });
   });
 
+  it('cancels an id listed twice once, and reports every id it cannot cancel, "__proto__" too', async () => {
+    const { yes } = await h.createMarket();
+    const mm = await funded(10n * USDC);
+    const id = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
+    const response = await mm.authed('DELETE', '/orders', [id, id, '__proto__']);
+    expect(response.status).toBe(200);
+    expect(response.body.canceled).toEqual([id]);
+    expect(Object.keys(response.body.not_canceled)).toEqual(['__proto__']);
+    expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({ canceled: [], not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" } });
+  });
+
   it("cannot cancel another key's order", async () => {
     const { yes } = await h.createMarket();
     const alice = await funded(10n * USDC);

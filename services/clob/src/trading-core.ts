@@ -18,9 +18,18 @@ export function shardMarket(market: MarketRecord): ShardMarket {
   return { key: market.conditionId, tokens: market.tokens, tickSize: market.tickSize, minSize: market.minOrderSize };
 }
 
-/** A shard that is still recovering (ARCHITECTURE §6): the caller answers 425. */
+/**
+ * A shard that is still recovering (ARCHITECTURE §6): the caller answers 425; or trading halted
+ * after a fault, until the process restarts and recovers: 503.
+ */
 export class ShardNotReadyError extends Error {
   override readonly name = 'ShardNotReadyError';
+  constructor(
+    message: string,
+    readonly status: 425 | 503 = 425,
+  ) {
+    super(message);
+  }
 }
 
 export class TradingCore {
@@ -28,6 +37,8 @@ export class TradingCore {
   readonly books = new BookCache();
   readonly openOrders = new OpenOrders();
   private readonly ready = new Set<number>();
+  /** Why trading stopped, once a shard's reply could not be followed (see halt). */
+  private haltedBy: string | undefined;
   private shardOf: (market: string) => number = () => 0;
 
   constructor(
@@ -44,16 +55,33 @@ export class TradingCore {
   }
 
   allReady(shards: number): boolean {
-    return this.ready.size >= shards;
+    return this.haltedBy === undefined && this.ready.size >= shards;
   }
 
-  isReady(market: string): boolean {
-    return this.ready.has(this.shardOf(market));
+  /**
+   * Stops all trading: this state no longer matches what the shards did (a reply could not be
+   * applied whole). Every market then answers 503 until the process restarts and rebuilds its
+   * state from the ledger, which holds every event the shards produced.
+   */
+  halt(reason: string): void {
+    this.haltedBy ??= reason;
   }
 
-  /** Throws ShardNotReadyError while the market's shard recovers. */
+  get halted(): string | undefined {
+    return this.haltedBy;
+  }
+
+  /** Why the market cannot trade now (its shard recovers, or trading halted), or undefined. */
+  notReady(market: string): ShardNotReadyError | undefined {
+    if (this.haltedBy !== undefined) return new ShardNotReadyError('trading is halted after an internal fault; the exchange restarts and recovers from its ledger', 503);
+    if (!this.ready.has(this.shardOf(market))) return new ShardNotReadyError('the market is recovering after a restart; retry shortly');
+    return undefined;
+  }
+
+  /** Throws notReady's error, if any. */
   assertReady(market: string): void {
-    if (!this.isReady(market)) throw new ShardNotReadyError('the market is recovering after a restart; retry shortly');
+    const error = this.notReady(market);
+    if (error !== undefined) throw error;
   }
 
   addMarket(market: MarketRecord): void {

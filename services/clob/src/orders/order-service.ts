@@ -154,16 +154,18 @@ export class OrderService {
 
   /** Cancels the given orders of an API key; others are reported, not touched. */
   async cancel(key: ApiKeyRecord, orderIds: readonly string[]): Promise<CancelResult> {
-    const outcome: CancelResult = { canceled: [], not_canceled: {} };
+    // A null-prototype map, so that an id such as "__proto__" is reported like any other.
+    const outcome: CancelResult = { canceled: [], not_canceled: Object.create(null) as Record<string, string> };
     await Promise.all(
-      orderIds.map(async (orderId) => {
+      [...new Set(orderIds)].map(async (orderId) => {
         const order = this.core.openOrders.get(orderId);
         if (order === undefined || order.owner !== key.apiKey) {
           outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
           return;
         }
-        if (!this.core.isReady(order.market)) {
-          outcome.not_canceled[orderId] = 'the market is recovering after a restart; retry shortly';
+        const notReady = this.core.notReady(order.market);
+        if (notReady !== undefined) {
+          outcome.not_canceled[orderId] = notReady.message;
           return;
         }
         const result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });

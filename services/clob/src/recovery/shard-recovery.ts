@@ -69,20 +69,29 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   }
   core.risk.restore(state);
   options.known.seed(state.recentOrders);
-  for (const order of state.orders) {
+  // Reservations are made oldest first (across shards), so if the balances cannot cover every
+  // open order, the newest go. An uncovered order would fail the first fill against it; it is
+  // restored and then cancelled through its shard, so the ledger closes it too.
+  const uncovered = new Set<string>();
+  for (const order of [...state.orders].sort((a, b) => a.acceptedAt - b.acceptedAt)) {
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
     if (core.risk.reserveOrder(order.orderId, order.owner, asset, { side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit }) !== 'ok') {
-      log(`clob: the ledger cannot cover open order ${order.orderId} of ${order.owner}; it is restored unreserved`);
+      uncovered.add(order.orderId);
     }
-    core.openOrders.restore(order);
   }
+  for (const order of state.orders) core.openOrders.restore(order);
   await Promise.all(
     Array.from({ length: shards.count }, async (_, shard) => {
       const mine = state.orders.filter((o) => o.shard === shard);
       const lastTrades = [...state.lastTrades].filter(([market]) => shards.shardOf(market) === shard).map(([market, ticks]) => ({ market, ticks }));
       const result = await shards.submit(shard, { type: 'restore', seq: state.offsets.get(shard) ?? 0, orders: mine, lastTrades });
       if (result.type !== 'restore') throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);
+      for (const order of mine.filter((o) => uncovered.has(o.orderId))) {
+        log(`clob: the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`);
+        // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
+        await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
+      }
       core.markReady(shard);
       log(`clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`);
     }),

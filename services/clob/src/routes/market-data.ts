@@ -9,10 +9,11 @@ import { queryToken, tokenList, tokenRef, type TokenRef } from './token-param.ts
 
 const MAX_TOKENS = 500;
 
-export function marketDataRoutes(markets: MarketRegistry, books: BookCache, isReady: (market: string) => boolean): Route[] {
-  /** A token whose shard has recovered; 425 while it has not. */
+export function marketDataRoutes(markets: MarketRegistry, books: BookCache, notReady: (market: string) => { status: number; message: string } | undefined): Route[] {
+  /** A token whose shard has recovered; 425 while it has not (503 once trading has halted). */
   const ready = (ref: TokenRef): TokenRef => {
-    if (!isReady(ref.market.conditionId)) throw new HttpError(425, 'the market is recovering after a restart; retry shortly');
+    const error = notReady(ref.market.conditionId);
+    if (error !== undefined) throw new HttpError(error.status, error.message);
     return ref;
   };
   /** BUY → the best bid, SELL → the best ask (ARCHITECTURE §10), as a decimal string or null. */

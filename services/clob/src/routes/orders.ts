@@ -13,12 +13,14 @@ import { ShardNotReadyError } from '../trading-core.ts';
 import { cursorPage } from './token-param.ts';
 
 const MAX_BATCH = 15;
+/** Ids per DELETE /orders, as the real service (duplicates are cancelled once). */
+const MAX_CANCEL = 3000;
 const ORDER_PAGE = 500;
 const TYPE_NAMES = ['GTC', 'GTD', 'FOK', 'FAK'];
 
 function asUserError(error: unknown): never {
   if (error instanceof IntakeError) throw new HttpError(400, error.message);
-  if (error instanceof ShardNotReadyError) throw new HttpError(425, error.message);
+  if (error instanceof ShardNotReadyError) throw new HttpError(error.status, error.message);
   throw error;
 }
 
@@ -83,6 +85,7 @@ function wireOrder(order: OpenOrder, markets: MarketRegistry) {
 function idsFrom(body: unknown, many: boolean): string[] {
   if (many) {
     if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new HttpError(400, 'the body must be an array of order ids');
+    if (body.length > MAX_CANCEL) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_CANCEL}`);
     return body as string[];
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"orderID": "0x…"}');

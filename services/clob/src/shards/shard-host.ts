@@ -98,7 +98,7 @@ export class ShardHost {
         const id = this.engineIdOf.get(command.orderId);
         const open = id === undefined ? undefined : this.engine.openOrder(id);
         if (open === undefined || this.ownerNames[open.owner] !== command.owner) return { type: 'cancel', ok: false, remaining: 0 };
-        const result = this.engine.cancel(id!, now);
+        const result = this.engine.cancel(id!, now, command.reason);
         return { type: 'cancel', ok: result.ok, remaining: result.ok ? result.remaining : 0 };
       }
       case 'cancelOwner': {

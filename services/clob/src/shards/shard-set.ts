@@ -18,6 +18,13 @@ export interface ShardSetOptions {
   /** Batches in flight per shard (matched, their queue appends pipelined). */
   pipelineDepth?: number;
   onReply: (shard: number, reply: ShardReply) => void;
+  /**
+   * The front end's state can no longer follow the shard: `onReply` threw part-way through a
+   * reply, or a batch failed in the shard (its engine may have acted on commands whose events
+   * were never stored). Called once per fault; the batches behind it are still applied and
+   * answered. The caller should stop trading and recover from the ledger.
+   */
+  onFault?: (shard: number, error: Error) => void;
   now?: () => number;
 }
 
@@ -49,6 +56,7 @@ export class ShardSet {
   private readonly maxBatch: number;
   private readonly depth: number;
   private readonly now: () => number;
+  private closing = false;
 
   constructor(private readonly options: ShardSetOptions) {
     this.maxBatch = options.maxBatch ?? 512;
@@ -120,20 +128,38 @@ export class ShardSet {
       early.delete(this.applied[shard]!++);
       this.inFlight[shard]!--;
       if (next.outcome instanceof Error) {
+        this.fault(shard, next.outcome);
         for (const p of next.pending) p.reject(next.outcome);
         continue;
       }
       const reply = next.outcome;
       try {
         this.options.onReply(shard, reply);
-      } finally {
-        next.pending.forEach((p, i) => p.resolve(reply.results[i]!));
+      } catch (error) {
+        this.fault(shard, error instanceof Error ? error : new Error(String(error)));
       }
+      // The reply's events are in the shard's queue (appended before the reply), so what it says
+      // happened did happen, whatever became of applying it here.
+      next.pending.forEach((p, i) => p.resolve(reply.results[i]!));
     }
     if (this.queued[shard]!.length > 0) this.flush(shard);
   }
 
+  private fault(shard: number, error: Error): void {
+    if (this.closing) return; // close() aborts the batches still out; that is no fault
+    if (this.options.onFault === undefined) {
+      console.error(`clob: shard ${shard} fault:`, error);
+      return;
+    }
+    try {
+      this.options.onFault(shard, error);
+    } catch (thrown) {
+      console.error(`clob: shard ${shard} fault handler threw:`, thrown);
+    }
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
 }

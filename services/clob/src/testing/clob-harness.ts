@@ -24,6 +24,8 @@ export interface Harness {
   deposit(address: string, amount: bigint, asset?: string): Promise<void>;
   /** Risk invariants hold and every open order is covered by its reservation and on the book. */
   expectConsistent(): void;
+  /** Stops the app and starts a new one on the same database and queues (url and app change). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,13 +46,16 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
     PMX_HISTORY: 'false',
     ...env,
   });
-  const app = await createClobApp(config);
-  const listening = await app.listen();
-  await app.ready;
-  const url = `http://127.0.0.1:${listening.port}`;
+  const boot = async () => {
+    const app = await createClobApp(config);
+    const listening = await app.listen();
+    await app.ready;
+    return { app, url: `http://127.0.0.1:${listening.port}`, directUrl: `http://127.0.0.1:${listening.directPort}` };
+  };
+  const booted = await boot();
 
   const operator = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
+    const response = await fetch(`${harness.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -58,12 +63,10 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
     return { status: response.status, body: await response.json().catch(() => undefined) };
   };
 
-  return {
-    url,
+  const harness: Harness = {
+    ...booted,
     sql: db.sql,
     redisPrefix: prefix.slice(0, -1),
-    directUrl: `http://127.0.0.1:${listening.directPort}`,
-    app,
     operatorKey,
     operator,
     async createMarket(fields = {}) {
@@ -87,7 +90,7 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
       if (response.status !== 200) throw new Error(`deposit: ${response.status} ${JSON.stringify(response.body)}`);
     },
     expectConsistent() {
-      const { core } = app;
+      const { core } = harness.app;
       expect(core.risk.checkInvariants()).toEqual([]);
       const onBook = new Map<string, number>();
       const open = new Map<string, number>();
@@ -106,12 +109,17 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
       }
       expect(Object.fromEntries(open)).toEqual(Object.fromEntries(onBook));
     },
+    async restart() {
+      await harness.app.close();
+      Object.assign(harness, await boot());
+    },
     async close() {
-      await app.close();
+      await harness.app.close();
       const redis = new Redis(testkitConfig.redisUrl);
       await cleanupRedisPrefix(redis, prefix);
       redis.disconnect();
       await db.drop();
     },
   };
+  return harness;
 }
