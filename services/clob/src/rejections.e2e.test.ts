@@ -191,6 +191,23 @@ describe('hostile input', () => {
     expectRejected(await alice.authed('POST', '/orders', { not: 'an array' }), /must be an array/);
   });
 
+  it('ledger and history reads', async () => {
+    // A NUL reached Postgres as text and came back a 500, on the public /builder/trades too.
+    for (const query of ['market=%00', 'id=a%00b', 'maker_address=%01', 'asset_id=%7F']) expectRejected(await alice.authed('GET', `/data/trades?${query}`), /must not contain control characters/);
+    const builder = `0x${'ab'.repeat(32)}`;
+    expectRejected(await alice.send('GET', `/builder/trades?builder=${builder}&id=%00`), 'id must not contain control characters');
+    expect(await alice.send('GET', `/builder/trades?builder=${builder}`)).toMatchObject({ status: 200, body: [] });
+    // A fidelity past 32 bits of seconds reached ClickHouse; checked before history is needed.
+    const history = (body: unknown) => alice.send('POST', '/batch-prices-history', { body: JSON.stringify(body) });
+    expectRejected(await history({ markets: [market.yes], fidelity: 9007199254740991 }), 'fidelity must be a non-negative integer of at most 12 digits');
+    expectRejected(await history({ markets: [market.yes], fidelity: 71582789 }), 'fidelity must be from 1 to 5256000 minutes');
+    expectRejected(await history({ markets: [market.yes], fidelity: 0 }), 'fidelity must be from 1 to 5256000 minutes');
+    expectRejected(await history({ markets: [market.yes], startTs: 1e13 }), /unknown field startTs/);
+    expectRejected(await history({ markets: [market.yes], start_ts: 1e13 }), 'startTs must be a non-negative integer of at most 12 digits');
+    expectRejected(await alice.send('GET', `/prices-history?market=${market.yes}&fidelity=99999999`), 'fidelity must be from 1 to 5256000 minutes');
+    expect((await history({ markets: [market.yes], fidelity: 60 })).status).toBe(503); // this server serves no history
+  });
+
   it('market data endpoints', async () => {
     const get = (path: string) => alice.send('GET', path);
     const post = (path: string, body: string) => alice.send('POST', path, { body });

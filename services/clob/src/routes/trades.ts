@@ -18,21 +18,28 @@ function seconds(value: string | null, name: string): number | undefined {
   return Number(value);
 }
 
+/** A query filter; control characters (a NUL, which Postgres text cannot hold) are refused. */
 function text(ctx: RequestContext<any>, name: string): string | undefined {
   const value = ctx.query.get(name);
-  return value === null || value === '' ? undefined : value;
+  if (value === null || value === '') return undefined;
+  if (/[\x00-\x1f\x7f]/.test(value)) throw new HttpError(400, `${name} must not contain control characters`);
+  return value;
 }
+
+/** Largest fidelity, in minutes: ten years (the bucket step must stay a 32-bit count of seconds). */
+const MAX_FIDELITY = 10 * 365 * 24 * 60;
 
 function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: unknown; fidelity?: unknown }): PriceHistoryOptions {
   const number = (value: unknown, name: string): number | undefined => {
     if (value === undefined || value === null || value === '') return undefined;
     const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n) || n < 0) throw new HttpError(400, `${name} must be a non-negative integer`);
+    // A JSON number has the string form's bound too (12 digits).
+    if (!Number.isSafeInteger(n) || n < 0 || n > 999_999_999_999) throw new HttpError(400, `${name} must be a non-negative integer of at most 12 digits`);
     return n;
   };
   if (raw.interval !== undefined && raw.interval !== '' && !isPriceInterval(raw.interval)) throw new HttpError(400, 'interval must be one of 1m, 1w, 1d, 6h, 1h, max');
   const fidelity = number(raw.fidelity, 'fidelity');
-  if (fidelity === 0) throw new HttpError(400, 'fidelity must be at least 1 minute');
+  if (fidelity !== undefined && (fidelity < 1 || fidelity > MAX_FIDELITY)) throw new HttpError(400, `fidelity must be from 1 to ${MAX_FIDELITY} minutes`);
   return {
     startTs: number(raw.startTs, 'startTs'),
     endTs: number(raw.endTs, 'endTs'),
@@ -132,8 +139,9 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const { markets, start_ts, end_ts, interval, fidelity, ...rest } = body as Record<string, unknown>;
         if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
         if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string')) throw new HttpError(400, 'markets must be a non-empty array of token ids');
+        const options = historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity });
         try {
-          return { body: await batchPriceHistory(history(), markets as string[], historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity })) };
+          return { body: await batchPriceHistory(history(), markets as string[], options) };
         } catch (error) {
           if (error instanceof PriceHistoryError) throw new HttpError(400, error.message);
           throw error;
