@@ -122,6 +122,14 @@ describe('cancelling and listing', () => {
     expect((await mm.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([]);
   });
 
+  it('takes the condition id in any case and well-formed version-1 fields (taker, nonce, feeRateBps)', async () => {
+    const { yes, conditionId } = await h.createMarket();
+    const mm = await funded(10n * USDC);
+    const signed = await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
+    const order = { ...(signed.order as Record<string, unknown>), conditionId: `0x${conditionId.slice(2).toUpperCase()}`, taker: `0x${'0'.repeat(40)}`, nonce: '0', feeRateBps: 0 };
+    expect((await mm.authed('POST', '/order', { ...signed, order })).body).toMatchObject({ success: true, status: 'live' });
+  });
+
   it('answers two orders pipelined on one connection, both placed, in order', async () => {
     const { yes } = await h.createMarket();
     const mm = await funded(100n * USDC);

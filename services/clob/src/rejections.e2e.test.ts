@@ -161,6 +161,12 @@ describe('hostile input', () => {
     const order = signed.order as Record<string, unknown>;
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, makerAmount: 3.5 } }), /Invalid order payload: makerAmount/);
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, side: 'HOLD' } }), /Invalid order payload: side/);
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, side: 0 } }), 'Invalid order payload: side must be BUY or SELL');
+    // Version-1 fields, known but unsigned: still checked for their type.
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, taker: { x: [1] } } }), 'Invalid order payload: taker is missing or malformed');
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, nonce: null } }), 'Invalid order payload: nonce is missing or malformed');
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, feeRateBps: 'abc' } }), 'Invalid order payload: feeRateBps is missing or malformed');
+    expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, conditionId: market.no } }), 'Invalid order payload: conditionId does not match tokenId');
     expectRejected(await alice.authed('POST', '/order', { ...signed, order: { ...order, signature: 42 } }), /Invalid order payload: signature/);
     expectRejected(await alice.authed('POST', '/order', { ...signed, orderType: 'IOC' }), /orderType/);
     // Names every JS object has: once taken as types, the first failed its whole shard batch.

@@ -91,9 +91,17 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const tokenId = text(o.tokenId, 'tokenId', DIGITS);
   const listing = markets.byTokenId(tokenId);
   if (listing === undefined) throw new IntakeError(`market not found for token ${tokenId}`);
-  if (o.conditionId !== undefined && o.conditionId !== listing.market.conditionId) throw payload('conditionId does not match tokenId');
-  const side = o.side === 'BUY' || o.side === 0 ? Side.BUY : o.side === 'SELL' || o.side === 1 ? Side.SELL : undefined;
+  if (o.conditionId !== undefined && (typeof o.conditionId !== 'string' || o.conditionId.toLowerCase() !== listing.market.conditionId.toLowerCase())) {
+    throw payload('conditionId does not match tokenId');
+  }
+  // A string on the wire, as the contract has it (the digest signs it as 0 / 1).
+  const side = o.side === 'BUY' ? Side.BUY : o.side === 'SELL' ? Side.SELL : undefined;
   if (side === undefined) throw payload('side must be BUY or SELL');
+  // Fields of the first order version some clients still send: not signed in version 2 and not
+  // used, but they must at least be what they claim to be.
+  if (o.taker !== undefined) text(o.taker, 'taker', ADDRESS);
+  if (o.nonce !== undefined) uint(o.nonce, 'nonce');
+  if (o.feeRateBps !== undefined) uint(o.feeRateBps, 'feeRateBps');
   const signatureType = Number(uint(o.signatureType, 'signatureType'));
   if (signatureType > 3) throw payload('signatureType must be 0, 1, 2 or 3');
   if (signatureType === 3) throw new IntakeError('signature type 3 (smart-contract wallets) is not supported: sign with an EOA (0) or a registered proxy (1, 2)');
