@@ -1,5 +1,6 @@
 // Every order rejection and every kind of bad input, end to end: the right status, the simple
 // error shape, the real service's message — and the exchange still consistent afterwards.
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
@@ -237,14 +238,31 @@ describe('hostile input', () => {
   });
 
   it('operator endpoints', async () => {
-    const bad = async (path: string, body: unknown, message: RegExp) => {
+    const bad = async (path: string, body: unknown, message: RegExp | string) => {
       const response = await h.operator('POST', path, body);
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatch(message);
+      if (typeof message === 'string') expect(response.body.error).toBe(message);
+      else expect(response.body.error).toMatch(message);
     };
     await bad('/operator/markets', { condition_id: 'x' }, /unknown field|condition_id|tokens/);
     await bad('/operator/markets', { condition_id: `0x${'1'.repeat(64)}`, question: 'q', tokens: [{ token_id: '1', outcome: 'Y' }], tick_size: '0.01' }, /tokens/);
     await bad('/operator/markets', { condition_id: `0x${'1'.repeat(64)}`, question: 'q', tokens: [{ token_id: '1', outcome: 'Y' }, { token_id: '2', outcome: 'N' }], tick_size: '0.02' }, /tick_size/);
+    let n = 0;
+    const newMarket = (fields: Record<string, unknown>) => {
+      const id = `9${randomBytes(8).readBigUInt64BE()}${++n}`;
+      return { condition_id: `0x${randomBytes(32).toString('hex')}`, question: 'q', tokens: [{ token_id: `${id}1`, outcome: 'Y' }, { token_id: `${id}2`, outcome: 'N' }], ...fields };
+    };
+    // Each of these was a 500 from Postgres, or stored as something else than what was sent.
+    for (const min of ['10000000000000', [7], '1000000000.01']) await bad('/operator/markets', newMarket({ min_order_size: min }), /^min_order_size must be/);
+    await bad('/operator/markets', newMarket({ question: 'a\u0000b' }), 'question must not contain a NUL character');
+    for (const date of ['1', '-1', 'March 7', '2024-02-30', '99999-01-01', '+275760-09-13T00:00:00.000Z', '10000']) {
+      await bad('/operator/markets', newMarket({ end_date_iso: date }), /^end_date_iso must be an ISO 8601 date/);
+    }
+    await bad('/operator/markets', newMarket({ tokens: [{ token_id: '0123', outcome: 'Y' }, { token_id: '5', outcome: 'N' }] }), 'token_id is missing or malformed');
+    await bad('/operator/markets', newMarket({ tokens: [{ token_id: '7', outcome: 'Y', extra: 1 }, { token_id: '8', outcome: 'N' }] }), 'unknown field extra');
+    for (const date of ['2024-02-29', '2026-12-31T12:00:00Z', '2026-12-31T12:00:00.123+02:00']) {
+      expect((await h.operator('POST', '/operator/markets', newMarket({ end_date_iso: date }))).status).toBe(201);
+    }
     await bad('/operator/deposit', { address: alice.address, amount: 5 }, /amount/);
     await bad('/operator/deposit', { address: 'nope', amount: '5' }, /address/);
     await bad('/operator/deposit', { address: alice.address, amount: '5', asset: '424242' }, /unknown token/);

@@ -13,7 +13,12 @@ import type { Funding } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const TOKEN_ID = /^[0-9]{1,78}$/;
+/** A uint256 in decimal, without leading zeros (so one token has one spelling). */
+const TOKEN_ID = /^(0|[1-9][0-9]{0,77})$/;
+/** An ISO 8601 date, optionally with a time and a zone (years 0000–9999, as Postgres keeps them). */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** Largest minimum order size, in tokens: beyond it no order could be placed anyway. */
+const MAX_MIN_ORDER_SIZE = 1_000_000_000;
 
 function object(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
@@ -24,11 +29,22 @@ function str(body: Record<string, unknown>, field: string, pattern?: RegExp, opt
   const value = body[field];
   if (value === undefined && optional) return '';
   if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value))) throw new HttpError(400, `${field} is missing or malformed`);
+  if (value.includes('\u0000')) throw new HttpError(400, `${field} must not contain a NUL character`);
   return value;
 }
 
 function only(body: Record<string, unknown>, allowed: string[]): void {
   for (const key of Object.keys(body)) if (!allowed.includes(key)) throw new HttpError(400, `unknown field ${key}`);
+}
+
+/** ISO 8601 in the form above, naming a real day (not 2024-02-30) and parsing as a date. */
+function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (match === null || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export function parseNewMarket(raw: unknown): NewMarket {
@@ -38,19 +54,22 @@ export function parseNewMarket(raw: unknown): NewMarket {
   if (!Array.isArray(tokens) || tokens.length !== 2) throw new HttpError(400, 'tokens must be two {token_id, outcome} objects');
   const parsed = tokens.map((t) => {
     const token = object(t);
+    only(token, ['token_id', 'outcome']);
     return { id: str(token, 'token_id', TOKEN_ID), outcome: str(token, 'outcome') };
   });
   if (parsed[0]!.id === parsed[1]!.id) throw new HttpError(400, 'the two token ids must differ');
   const tickSize = body.tick_size ?? '0.01';
   if (!isTickSize(tickSize)) throw new HttpError(400, 'tick_size must be one of 0.1, 0.01, 0.005, 0.001, 0.0025, 0.0001');
-  const minText = body.min_order_size === undefined ? '5' : String(body.min_order_size);
-  const minOrderSize = parseDecimal(minText, 2);
-  if (minOrderSize === null) throw new HttpError(400, 'min_order_size must be a token amount with at most 2 decimals');
+  const min = body.min_order_size ?? '5';
+  const minOrderSize = typeof min === 'string' || typeof min === 'number' ? parseDecimal(String(min), 2) : null;
+  if (minOrderSize === null || minOrderSize > BigInt(MAX_MIN_ORDER_SIZE * 100)) {
+    throw new HttpError(400, `min_order_size must be a token amount with at most 2 decimals, up to ${MAX_MIN_ORDER_SIZE}`);
+  }
   if (body.neg_risk !== undefined && typeof body.neg_risk !== 'boolean') throw new HttpError(400, 'neg_risk must be a boolean');
   const tags = body.tags ?? [];
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw new HttpError(400, 'tags must be an array of strings');
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' || t.includes('\u0000'))) throw new HttpError(400, 'tags must be an array of strings');
   const endDate = str(body, 'end_date_iso', undefined, true);
-  if (endDate !== '' && Number.isNaN(Date.parse(endDate))) throw new HttpError(400, 'end_date_iso must be an ISO date-time');
+  if (endDate !== '' && !isIsoDate(endDate)) throw new HttpError(400, 'end_date_iso must be an ISO 8601 date or date-time, e.g. 2026-12-31T12:00:00Z');
   return {
     conditionId: str(body, 'condition_id', /^0x[0-9a-fA-F]{64}$/).toLowerCase(),
     question: str(body, 'question'),
