@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envBool, envInt, envList, envString } from './env-readers.ts';
+import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString } from './env-readers.ts';
 
 describe('envString', () => {
   it('returns the value when set and the default when unset or blank', () => {
@@ -25,6 +25,32 @@ describe('envInt', () => {
 
   it('throws for an integer beyond 2^53', () => {
     expect(() => envInt({ N: '9007199254740993' }, 'N', 1)).toThrow(/N is outside the safe integer range/);
+  });
+
+  it('keeps to a range when given one, both ends included', () => {
+    expect(envInt({ N: '1' }, 'N', 5, { min: 1, max: 3600 })).toBe(1);
+    expect(envInt({ N: '3600' }, 'N', 5, { min: 1, max: 3600 })).toBe(3600);
+    expect(() => envInt({ PMX_AUTH_WINDOW_SECONDS: '-1' }, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 })).toThrow('config: PMX_AUTH_WINDOW_SECONDS must be from 1 to 3600, got -1');
+    expect(() => envInt({ N: '1000000000' }, 'N', 30, { min: 1, max: 3600 })).toThrow(ConfigError);
+  });
+});
+
+describe('envMatch', () => {
+  it('takes a value matching the pattern and names the variable otherwise', () => {
+    expect(envMatch({}, 'A', '0xab', /^0x[0-9a-f]+$/, 'hex')).toBe('0xab');
+    expect(() => envMatch({ A: 'nope' }, 'A', '0xab', /^0x[0-9a-f]+$/, 'hex')).toThrow('config: A must be hex, got "nope"');
+  });
+});
+
+describe('envOperatorKey', () => {
+  it('falls back to the development key only on a loopback host', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(envOperatorKey({}, host)).toBe(DEV_OPERATOR_KEY);
+    for (const host of ['0.0.0.0', '10.0.0.5', '::', 'exchange.example']) {
+      expect(() => envOperatorKey({}, host)).toThrow(/PMX_OPERATOR_KEY must be set to a secret of at least 16 characters/);
+      expect(() => envOperatorKey({ PMX_OPERATOR_KEY: 'short' }, host)).toThrow(ConfigError);
+      expect(() => envOperatorKey({ PMX_OPERATOR_KEY: DEV_OPERATOR_KEY }, host)).toThrow(ConfigError);
+      expect(envOperatorKey({ PMX_OPERATOR_KEY: 'a-real-secret-of-32-characters!!' }, host)).toBe('a-real-secret-of-32-characters!!');
+    }
   });
 });
 

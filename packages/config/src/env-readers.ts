@@ -22,7 +22,15 @@ export function envString(env: Env, name: string, fallback: string): string {
   return present(env, name) ?? fallback;
 }
 
-export function envInt(env: Env, name: string, fallback: number): number {
+/** An integer; with `range`, one inside it (both ends included). */
+export function envInt(env: Env, name: string, fallback: number, range?: { min?: number; max?: number }): number {
+  const parsed = readInt(env, name, fallback);
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = range ?? {};
+  if (parsed < min || parsed > max) throw new ConfigError(name, `must be from ${min} to ${max}, got ${parsed}`);
+  return parsed;
+}
+
+function readInt(env: Env, name: string, fallback: number): number {
   const value = present(env, name);
   if (value === undefined) return fallback;
   if (!/^[+-]?\d+$/.test(value)) {
@@ -55,4 +63,33 @@ export function envList(env: Env, name: string, fallback: readonly string[]): st
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+/** A string that must match `pattern` (described by `what` in the error). */
+export function envMatch(env: Env, name: string, fallback: string, pattern: RegExp, what: string): string {
+  const value = envString(env, name, fallback);
+  if (!pattern.test(value)) throw new ConfigError(name, `must be ${what}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The development operator key every service falls back to on a loopback host. */
+export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
+const MIN_OPERATOR_KEY = 16;
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * PMX_OPERATOR_KEY, the operator API's bearer token. The public development default (and any key
+ * shorter than 16 characters) is only taken while the service listens on a loopback address:
+ * on any other, anyone who read the README could mint collateral.
+ */
+export function envOperatorKey(env: Env, host: string): string {
+  const key = envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY);
+  if (!isLoopbackHost(host) && (key === DEV_OPERATOR_KEY || key.length < MIN_OPERATOR_KEY)) {
+    throw new ConfigError('PMX_OPERATOR_KEY', `must be set to a secret of at least ${MIN_OPERATOR_KEY} characters when the service listens on ${host} (not a loopback address)`);
+  }
+  return key;
 }

@@ -1,9 +1,11 @@
 // Everything the catalog reads from the environment, with defaults that run on a fresh machine
 // after infra/setup.sh. Nothing else in this service reads process.env.
 
-import { connectionSettings, envBool, envInt, envString, type Env } from '@pmx/config';
+import { connectionSettings, envBool, envInt, envOperatorKey, envString, type Env } from '@pmx/config';
 
-export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
+export { DEV_OPERATOR_KEY } from '@pmx/config';
+
+const PORT = { min: 0, max: 65_535 };
 
 export interface CatalogConfig {
   host: string;
@@ -33,19 +35,20 @@ export interface CatalogConfig {
 }
 
 export function loadCatalogConfig(env: Env): CatalogConfig {
+  const host = envString(env, 'PMX_CATALOG_HOST', '127.0.0.1');
   return {
-    host: envString(env, 'PMX_CATALOG_HOST', '127.0.0.1'),
-    port: envInt(env, 'PMX_CATALOG_PORT', 8081),
+    host,
+    port: envInt(env, 'PMX_CATALOG_PORT', 8081, PORT),
     pgUrl: connectionSettings(env).pgUrl,
-    operatorKey: envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY),
+    operatorKey: envOperatorKey(env, host),
     clobUrl: envString(env, 'PMX_CLOB_URL', 'http://127.0.0.1:8080'),
     priceRefreshMs: envInt(env, 'PMX_CATALOG_PRICE_REFRESH_MS', 5000),
     positionsRefreshMs: envInt(env, 'PMX_CATALOG_POSITIONS_REFRESH_MS', 5000),
-    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30),
-    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 64 * 1024),
-    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0),
+    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
+    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 64 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
+    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
     headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
-    directPort: envInt(env, 'PMX_CATALOG_DIRECT_PORT', 0),
+    directPort: envInt(env, 'PMX_CATALOG_DIRECT_PORT', 0, PORT),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     responseCacheEntries: envInt(env, 'PMX_CATALOG_RESPONSE_CACHE', 256),
   };

@@ -2,9 +2,12 @@
 // fresh machine after infra/setup.sh. Nothing else in this service reads process.env.
 
 import { availableParallelism } from 'node:os';
-import { connectionSettings, envBool, envInt, envList, envString, type Env } from '@pmx/config';
+import { connectionSettings, envBool, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
-export const DEV_OPERATOR_KEY = 'pmx-dev-operator-key';
+export { DEV_OPERATOR_KEY } from '@pmx/config';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const PORT = { min: 0, max: 65_535 };
 
 export interface ClobConfig {
   host: string;
@@ -58,29 +61,29 @@ export interface ClobConfig {
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
   const host = envString(env, 'PMX_CLOB_HOST', '127.0.0.1');
-  const port = envInt(env, 'PMX_CLOB_PORT', 8080);
+  const port = envInt(env, 'PMX_CLOB_PORT', 8080, PORT);
   return {
     host,
     port,
     url: envString(env, 'PMX_CLOB_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
     headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
-    directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0),
-    shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
-    verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism()),
+    directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0, PORT),
+    shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 256 }),
+    verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism(), { min: 1, max: 256 }),
     pgUrl: connections.pgUrl,
     history: envBool(env, 'PMX_HISTORY', true),
     clickhouseUrl: connections.clickhouseUrl,
     clickhousePath: connections.clickhousePath,
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,
-    operatorKey: envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY),
-    chainId: envInt(env, 'PMX_CHAIN_ID', 137),
-    exchangeAddress: envString(env, 'PMX_EXCHANGE_ADDRESS', '0xE111180000d2663C0091e4f400237545B87B996B'),
-    negRiskExchangeAddress: envString(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', '0xe2222d279d744050d28e00520010520000310F59'),
-    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30),
-    replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120),
-    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024),
-    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0),
+    operatorKey: envOperatorKey(env, host),
+    chainId: envInt(env, 'PMX_CHAIN_ID', 137, { min: 1 }),
+    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', '0xE111180000d2663C0091e4f400237545B87B996B', ADDRESS, 'a 0x-prefixed 20-byte address'),
+    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', '0xe2222d279d744050d28e00520010520000310F59', ADDRESS, 'a 0x-prefixed 20-byte address'),
+    authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
+    replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
+    maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
+    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
     demoFund: envList(env, 'PMX_DEMO_FUND', []),

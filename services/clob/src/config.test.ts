@@ -1,0 +1,33 @@
+// The front end's configuration refuses, at start, values that would later look like clients'
+// faults (every request 401, every order "malformed") or leave the operator API open.
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@pmx/config';
+import { loadClobConfig } from './config.ts';
+
+describe('loadClobConfig', () => {
+  it('has defaults that run on a fresh machine', () => {
+    expect(loadClobConfig({})).toMatchObject({ host: '127.0.0.1', port: 8080, authWindowSeconds: 30, chainId: 137 });
+  });
+
+  it('refuses values that would fail every request later', () => {
+    for (const env of [
+      { PMX_AUTH_WINDOW_SECONDS: '-1' },
+      { PMX_AUTH_WINDOW_SECONDS: '1000000000' },
+      { PMX_CHAIN_ID: '0' },
+      { PMX_EXCHANGE_ADDRESS: '0x1234' },
+      { PMX_NEG_RISK_EXCHANGE_ADDRESS: 'exchange' },
+      { PMX_SHARDS: '0' },
+      { PMX_VERIFY_THREADS: '0' },
+      { PMX_CLOB_PORT: '70000' },
+      { PMX_MAX_BODY_BYTES: '10' },
+      { PMX_REPLAY_WINDOW_SECONDS: '0' },
+    ]) {
+      expect(() => loadClobConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+    }
+  });
+
+  it('needs a real operator key when it listens beyond this machine', () => {
+    expect(() => loadClobConfig({ PMX_CLOB_HOST: '0.0.0.0' })).toThrow(/PMX_OPERATOR_KEY must be set/);
+    expect(loadClobConfig({ PMX_CLOB_HOST: '0.0.0.0', PMX_OPERATOR_KEY: 'f3a9c1d27be04e6a' }).operatorKey).toBe('f3a9c1d27be04e6a');
+  });
+});
