@@ -32,4 +32,20 @@ describe('positions at average cost', () => {
     const positions = foldPositions(new Map(), [move(true, 10 * TOKEN, 5 * TOKEN), move(false, 10 * TOKEN, 6 * TOKEN)]);
     expect(positions.get(positionKey('a', 'yes'))).toMatchObject({ size: 0n, costBasis: 0n, realizedPnl: 1_000_000n });
   });
+
+  it('a buy written after a withdrawal of its tokens ends as if the two came in their real order', () => {
+    // Buy 100 for 50, withdraw 40: 60 left at cost 30, whichever the ledger saw first.
+    const inOrder = emptyPosition('a', 'yes', 'm', 0);
+    applyMovement(inOrder, move(true, 100 * TOKEN, 50 * TOKEN));
+    applyMovement(inOrder, move(false, 40 * TOKEN, 0));
+    const reordered = emptyPosition('a', 'yes', 'm', 0);
+    reordered.size = -40n * 1_000_000n; // the withdrawal, applied first by the trigger
+    applyMovement(reordered, move(true, 100 * TOKEN, 50 * TOKEN));
+    expect([reordered.size, reordered.costBasis]).toEqual([60_000_000n, 30_000_000n]);
+    expect(inOrder.costBasis).toBe(30_000_000n);
+    const whole = emptyPosition('a', 'yes', 'm', 0);
+    whole.size = -100n * 1_000_000n;
+    applyMovement(whole, move(true, 100 * TOKEN, 50 * TOKEN));
+    expect([whole.size, whole.costBasis]).toEqual([0n, 0n]);
+  });
 });

@@ -40,8 +40,13 @@ export function applyMovement(position: Position, movement: TokenMovement): void
   const size = BigInt(movement.size);
   const cash = BigInt(movement.cash);
   if (movement.bought) {
+    // A short position here means an operator withdrew these tokens before ingest wrote the buy
+    // that brought them (the front end credits at the match; the ledger follows later). The
+    // withdrawal took no cost with it then, so the shares it took bring none now: the result is
+    // the one the two would have given in their real order.
+    const covered = position.size < 0n ? (-position.size < size ? -position.size : size) : 0n;
     position.size += size;
-    position.costBasis += cash;
+    position.costBasis += covered === 0n ? cash : (cash * (size - covered)) / size;
     position.totalBought += size;
     return;
   }
