@@ -93,6 +93,23 @@ async function ordersMatchTrades(sql: Sql): Promise<string[]> {
   return rows.map((r) => `order ${r.order_id} (${r.status}, size ${r.size}) has matched ${r.matched} but its trades sum to ${r.traded}`);
 }
 
+/**
+ * The live orders of an address never need more than it holds: a BUY its remaining size at its
+ * limit in collateral, a SELL its remaining tokens. A ledger that breaks this would bring back
+ * orders recovery must cancel (reason "uncovered").
+ */
+async function openOrdersCovered(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ address: string; asset: string; needed: string; balance: string }[]>`
+    SELECT n.address, n.asset, ceil(n.needed)::text AS needed, coalesce(b.amount, 0)::text AS balance
+      FROM (SELECT owner AS address, CASE WHEN side = 'BUY' THEN 'collateral' ELSE asset_id END AS asset,
+                   sum(CASE WHEN side = 'BUY' THEN (size - matched) * price ELSE size - matched END) AS needed
+              FROM orders WHERE status = 'live' GROUP BY 1, 2) n
+      LEFT JOIN balances b ON b.address = n.address AND b.asset = n.asset
+     WHERE n.needed > coalesce(b.amount, 0)
+     LIMIT ${SHOWN}`;
+  return rows.map((r) => `open orders of ${r.address} need ${r.needed} of ${r.asset} but the balance is ${r.balance}`);
+}
+
 /** Every violation of the ledger's invariants; [] when balances, positions, orders and supply agree. */
 export async function checkLedger(sql: Sql): Promise<string[]> {
   const checks = [
@@ -104,6 +121,7 @@ export async function checkLedger(sql: Sql): Promise<string[]> {
     lockedBacked,
     positionsMatchBalances,
     ordersMatchTrades,
+    openOrdersCovered,
   ];
   return (await Promise.all(checks.map((check) => check(sql)))).flat();
 }

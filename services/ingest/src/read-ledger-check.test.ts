@@ -100,6 +100,18 @@ describe('checkLedger', () => {
     expect(problems[1]).toBe('order a (live, size 20000000) has matched 14990000 but its trades sum to 15000000');
   });
 
+  it('catches live orders their owner can no longer cover', async () => {
+    // Alice's bid has 5 of 20 left at 0.60: it needs 3 USDC. A withdrawal, recorded as any other,
+    // leaves her 2.
+    const [row] = await db.sql<{ amount: string }[]>`SELECT amount::text FROM balances WHERE address = 'alice' AND asset = 'collateral'`;
+    const excess = Number(row!.amount) - 2 * TOKEN;
+    const problems = await corrupt(
+      () => deposit(db.sql, 'alice', COLLATERAL, -excess),
+      () => deposit(db.sql, 'alice', COLLATERAL, excess),
+    );
+    expect(problems.filter((p) => p.startsWith('open orders'))).toEqual(['open orders of alice need 3000000 of collateral but the balance is 2000000']);
+  });
+
   it('catches an operator transfer that never reached the ledger', async () => {
     const problems = await corrupt(
       async () => {
