@@ -227,7 +227,8 @@ describe('hostile input', () => {
     for (const path of ['/midpoints', '/spreads', '/last-trades-prices']) {
       expectRejected(await post(path, malformed), /JSON/i);
       expectRejected(await post(path, '{"token_id": "1"}'), /array/);
-      expectRejected(await post(path, '[{"token_id": 5}]'), /token_id/);
+      expectRejected(await post(path, '[{"token_id": 5}]'), 'token_id must be a string');
+      expectRejected(await post(path, '[{}]'), 'token_id is required');
       expect(await post(path, '[{"token_id": "999"}]')).toMatchObject({ status: 404, body: { error: 'No orderbook exists for the requested token id' } });
     }
     expectRejected(await post('/books', JSON.stringify(Array.from({ length: 501 }, () => ({ token_id: market.yes })))), 'too many tokens: 501, max allowed: 500');

@@ -11,7 +11,8 @@ export interface TokenRef {
 }
 
 export function tokenRef(markets: MarketRegistry, tokenId: unknown): TokenRef {
-  if (typeof tokenId !== 'string' || tokenId === '') throw new HttpError(400, 'token_id is required');
+  if (tokenId === undefined || tokenId === null || tokenId === '') throw new HttpError(400, 'token_id is required');
+  if (typeof tokenId !== 'string') throw new HttpError(400, 'token_id must be a string');
   const found = markets.byTokenId(tokenId);
   if (found === undefined) throw new HttpError(404, 'No orderbook exists for the requested token id');
   return { ...found, tokenId };
