@@ -3,7 +3,8 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { Trader, limit } from '@pmx/testkit';
+import { Redis } from 'ioredis';
+import { Trader, limit, testkitConfig } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
 let h: Harness;
@@ -185,6 +186,26 @@ describe('cancelling and listing', () => {
     expect(response.body.canceled).toEqual([id]);
     expect(Object.keys(response.body.not_canceled)).toEqual(['__proto__']);
     expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({ canceled: [], not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" } });
+  });
+
+  it('cancel-all also cancels an order still on its way through its shard', async () => {
+    const { yes } = await h.createMarket();
+    const mm = await funded(10n * USDC);
+    // Hold every Redis write for a moment: the shard's queue append, and so the place's answer,
+    // waits, while the order is already reserved and handed to its shard.
+    const redis = new Redis(testkitConfig.redisUrl);
+    try {
+      await redis.call('CLIENT', 'PAUSE', '1500', 'WRITE');
+      const placing = mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
+      await expect.poll(() => h.app.core.openOrders.intentsOf(mm.credentials!.apiKey).length, { interval: 1, timeout: 1200 }).toBe(1);
+      const [placed, cancelled] = await Promise.all([placing, mm.authed('DELETE', '/cancel-all')]);
+      expect(placed.body).toMatchObject({ success: true, status: 'live' });
+      expect(cancelled.body).toEqual({ canceled: [placed.body.orderID], not_canceled: {} });
+    } finally {
+      redis.disconnect();
+    }
+    expect((await mm.authed('GET', '/data/orders')).body.data).toEqual([]);
+    expect(await balance(mm)).toEqual({ balance: String(10n * USDC), allowance: String(10n * USDC) });
   });
 
   it("cannot cancel another key's order", async () => {

@@ -264,6 +264,13 @@ describe('hostile input', () => {
     for (const date of ['2024-02-29', '2026-12-31T12:00:00Z', '2026-12-31T12:00:00.123+02:00']) {
       expect((await h.operator('POST', '/operator/markets', newMarket({ end_date_iso: date }))).status).toBe(201);
     }
+    // Two deposits that each fit under 2^53 but not together: one is refused before it is written
+    // (both used to be written, and the second then failed to credit: a 500 for a committed deposit).
+    const whale = `0x${randomBytes(20).toString('hex')}`;
+    const big = { address: whale, asset: market.no, amount: String(2 ** 52 + 1) };
+    const statuses = (await Promise.all([h.operator('POST', '/operator/deposit', big), h.operator('POST', '/operator/deposit', big)])).map((r) => r.status);
+    expect(statuses.sort()).toEqual([200, 400]);
+    expect((await h.operator('GET', `/operator/balances?address=${whale}`)).body.balances[market.no].total).toBe(2 ** 52 + 1);
     await bad('/operator/deposit', { address: alice.address, amount: 5 }, /amount/);
     await bad('/operator/deposit', { address: 'nope', amount: '5' }, /address/);
     await bad('/operator/deposit', { address: alice.address, amount: '5', asset: '424242' }, /unknown token/);

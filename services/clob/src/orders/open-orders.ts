@@ -28,7 +28,11 @@ export interface OpenOrder {
 
 /** What the front end knows of an order before the shard accepts it. */
 export interface OrderIntent {
+  /** The API key placing it. */
   owner: string;
+  /** Lower-case maker address (the shard's owner of the order). */
+  maker: string;
+  market: string;
   assetId: string;
 }
 
@@ -44,6 +48,16 @@ export class OpenOrders {
 
   forgetIntent(orderId: string): void {
     this.intents.delete(orderId);
+  }
+
+  /** An order handed to its shard and not yet answered for. */
+  intent(orderId: string): OrderIntent | undefined {
+    return this.intents.get(orderId);
+  }
+
+  /** The orders of an API key still on their way through their shards (few: only those in flight). */
+  intentsOf(owner: string): [string, OrderIntent][] {
+    return [...this.intents].filter(([, intent]) => intent.owner === owner);
   }
 
   /** An open order read back from the ledger after a restart. */

@@ -93,13 +93,15 @@ export class OrderService {
     const terms = checkOrderTerms(order, orderId, this.now());
     const seen = this.known.has(orderId, order.signedAt);
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
+    // Trading may have halted while this order waited for its signature or the ledger.
+    this.core.assertReady(order.market.conditionId);
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
     const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, { side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
     if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
     if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
     this.known.add(orderId, order.signedAt);
-    this.core.openOrders.expect(orderId, { owner: key.apiKey, assetId: assetOf(order) });
+    this.core.openOrders.expect(orderId, { owner: key.apiKey, maker: order.maker, market: order.market.conditionId, assetId: assetOf(order) });
 
     let result;
     const submitted = performance.now();
@@ -158,7 +160,9 @@ export class OrderService {
     const outcome: CancelResult = { canceled: [], not_canceled: Object.create(null) as Record<string, string> };
     await Promise.all(
       [...new Set(orderIds)].map(async (orderId) => {
-        const order = this.core.openOrders.get(orderId);
+        // An order still on its way through its shard is cancelled there too: the shard runs the
+        // cancel after the place, so a cancel-all never misses an order it was sent after.
+        const order = this.core.openOrders.get(orderId) ?? this.core.openOrders.intent(orderId);
         if (order === undefined || order.owner !== key.apiKey) {
           outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
           return;
@@ -178,10 +182,9 @@ export class OrderService {
 
   /** Cancels every open order of an API key, optionally only in one market or one token. */
   cancelAll(key: ApiKeyRecord, filter: { market?: string; assetId?: string } = {}): Promise<CancelResult> {
-    const ids = this.core.openOrders
-      .ofOwner(key.apiKey)
-      .filter((o) => (filter.market === undefined || o.market === filter.market) && (filter.assetId === undefined || o.assetId === filter.assetId))
-      .map((o) => o.orderId);
-    return this.cancel(key, ids);
+    const wanted = (o: { market: string; assetId: string }) => (filter.market === undefined || o.market === filter.market) && (filter.assetId === undefined || o.assetId === filter.assetId);
+    const open = this.core.openOrders.ofOwner(key.apiKey).filter(wanted).map((o) => o.orderId);
+    const inFlight = this.core.openOrders.intentsOf(key.apiKey).filter(([, intent]) => wanted(intent)).map(([orderId]) => orderId);
+    return this.cancel(key, [...open, ...inFlight]);
   }
 }
