@@ -1,12 +1,14 @@
 // When the front end's state and the ledger part ways, with ingest running: an open order the
 // ledger's balances no longer cover is cancelled at recovery (and closed in the ledger), and a
 // shard reply the front end cannot apply halts trading (503) until a restart recovers.
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startIngest, type Ingest } from '@pmx/ingest';
 import { checkLedger } from '@pmx/ledger';
 import { Trader, limit, testkitConfig } from '@pmx/testkit';
 import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { shardOf } from '../services/clob/src/shards/shard-set.ts';
 
 const USDC = 1_000_000n;
 let h: Harness;
@@ -38,6 +40,14 @@ async function trader(collateral: bigint, tokens?: { id: string; amount: bigint 
   return t;
 }
 
+/** A fresh condition id whose market lives on the given shard of two. */
+function conditionIdOnShard(shard: number): string {
+  for (;;) {
+    const id = `0x${randomBytes(32).toString('hex')}`;
+    if (shardOf(id, 2) === shard) return id;
+  }
+}
+
 /** Waits until ingest has written the order with this status. */
 async function ledgerStatus(orderId: string, status: string): Promise<{ status: string; close_reason: string | null }> {
   await expect
@@ -49,10 +59,13 @@ async function ledgerStatus(orderId: string, status: string): Promise<{ status: 
 
 describe('the front end and the ledger part ways', () => {
   it('cancels at recovery the newest open orders the ledger no longer covers, through the shard and into the ledger', async () => {
-    const { yes } = await h.createMarket();
+    // The older order on shard 1, the newer on shard 0: oldest first means across shards.
+    const { yes } = await h.createMarket({ condition_id: conditionIdOnShard(1) });
+    const other = await h.createMarket({ condition_id: conditionIdOnShard(0) });
     const alice = await trader(10n * USDC);
     const older = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.50', 10) })).body.orderID as string;
-    const newer = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    await new Promise((resolve) => setTimeout(resolve, 5)); // a later acceptance time
+    const newer = (await alice.placeOrder({ tokenId: other.yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     await ledgerStatus(newer, 'live');
     // A withdrawal that committed although the front end took it as failed (a connection lost
     // after the commit): the ledger now holds 5 USDC, which covers only the older order.

@@ -13,23 +13,28 @@ app.ready.catch((error: unknown) => {
   console.error('clob: recovery failed:', error);
   process.exit(1);
 });
-// Fail-stop: the events are in the shards' queues, so a restart rebuilds exactly what happened.
-void app.fatal.then(async () => {
-  console.error('clob: exiting after a fatal shard fault; restart to recover from the ledger');
-  const exit = () => process.exit(70);
-  setTimeout(exit, 5000).unref();
-  await app.close().catch(() => {});
-  exit();
-});
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
 console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 
-let stopping = false;
+// One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close
+// twice, and the fault's exit status stands.
+let stopping: Promise<void> | undefined;
+function stop(code: number): void {
+  if (code !== 0) process.exitCode = code;
+  stopping ??= app.close().then(
+    () => process.exit(process.exitCode ?? 0),
+    () => process.exit(process.exitCode ?? 1),
+  );
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
     console.log(`clob: ${signal}, stopping`);
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    stop(0);
   });
 }
+// Fail-stop: the events are in the shards' queues, so a restart rebuilds exactly what happened.
+void app.fatal.then(() => {
+  console.error('clob: exiting after a fatal shard fault; restart to recover from the ledger');
+  setTimeout(() => process.exit(70), 5000).unref();
+  stop(70);
+});

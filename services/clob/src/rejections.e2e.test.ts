@@ -256,7 +256,7 @@ describe('hostile input', () => {
     // Each of these was a 500 from Postgres, or stored as something else than what was sent.
     for (const min of ['10000000000000', [7], '1000000000.01']) await bad('/operator/markets', newMarket({ min_order_size: min }), /^min_order_size must be/);
     await bad('/operator/markets', newMarket({ question: 'a\u0000b' }), 'question must not contain a NUL character');
-    for (const date of ['1', '-1', 'March 7', '2024-02-30', '99999-01-01', '+275760-09-13T00:00:00.000Z', '10000']) {
+    for (const date of ['1', '-1', 'March 7', '2024-02-30', '99999-01-01', '+275760-09-13T00:00:00.000Z', '10000', '0000-06-01', '0050-06-01', '0999-12-31', '9999-12-31T23:00-05:00']) {
       await bad('/operator/markets', newMarket({ end_date_iso: date }), /^end_date_iso must be an ISO 8601 date/);
     }
     await bad('/operator/markets', newMarket({ tokens: [{ token_id: '0123', outcome: 'Y' }, { token_id: '5', outcome: 'N' }] }), 'token_id is missing or malformed');

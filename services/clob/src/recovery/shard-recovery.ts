@@ -73,7 +73,11 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   // open order, the newest go. An uncovered order would fail the first fill against it; it is
   // restored and then cancelled through its shard, so the ledger closes it too.
   const uncovered = new Set<string>();
+  const now = Date.now();
   for (const order of [...state.orders].sort((a, b) => a.acceptedAt - b.acceptedAt)) {
+    // A GTD past its time (the server was down) expires at the shard's first command; it needs
+    // no reservation and must not take one from a live order.
+    if (order.expiresAt > 0 && order.expiresAt <= now) continue;
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
     if (core.risk.reserveOrder(order.orderId, order.owner, asset, { side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit }) !== 'ok') {

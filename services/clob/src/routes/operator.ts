@@ -37,10 +37,17 @@ function only(body: Record<string, unknown>, allowed: string[]): void {
   for (const key of Object.keys(body)) if (!allowed.includes(key)) throw new HttpError(400, `unknown field ${key}`);
 }
 
-/** ISO 8601 in the form above, naming a real day (not 2024-02-30) and parsing as a date. */
+/**
+ * ISO 8601 in the form above, naming a real day (not 2024-02-30), in UTC within years 1000–9999:
+ * Postgres refuses year 0, a zone can push 9999 into 10000, and the driver reads years below 100
+ * back as 19xx.
+ */
 function isIsoDate(text: string): boolean {
   const match = ISO_DATE.exec(text);
-  if (match === null || Number.isNaN(Date.parse(text))) return false;
+  const at = Date.parse(text);
+  if (match === null || Number.isNaN(at)) return false;
+  const utcYear = new Date(at).getUTCFullYear();
+  if (utcYear < 1000 || utcYear > 9999) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(2000, month - 1, day));
   date.setUTCFullYear(year);
