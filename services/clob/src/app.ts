@@ -20,6 +20,8 @@ import { authRoutes } from './routes/auth.ts';
 import { balanceRoutes } from './routes/balances.ts';
 import { clientCompatRoutes } from './routes/client-compat.ts';
 import { healthRoutes } from './routes/health.ts';
+import { heartbeatRoutes } from './routes/heartbeats.ts';
+import { Heartbeats } from './orders/heartbeats.ts';
 import { marketDataRoutes } from './routes/market-data.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { operatorRoutes } from './routes/operator.ts';
@@ -98,10 +100,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
   });
+  const heartbeats = new Heartbeats(config.heartbeatTimeoutMs);
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
+    ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books, (market) => core.notReady(market)),
@@ -117,7 +121,15 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
     hooks: { before: limits?.edge ?? [] },
   });
-  const sweep = setInterval(() => void shards.broadcast({ type: 'expire' }).catch(() => {}), EXPIRY_SWEEP_MS);
+  const sweep = setInterval(() => {
+    void shards.broadcast({ type: 'expire' }).catch(() => {});
+    for (const key of heartbeats.takeExpired()) {
+      orders.cancelAll({ apiKey: key }).then(
+        (result) => console.log(`clob: API key ${key} missed its heartbeat: ${result.canceled.length} open orders cancelled`),
+        (error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error),
+      );
+    }
+  }, EXPIRY_SWEEP_MS);
   sweep.unref();
   let served: Served | undefined;
 

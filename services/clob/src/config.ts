@@ -56,6 +56,8 @@ export interface ClobConfig {
   demoMarkets: boolean;
   /** Addresses funded with demo collateral at start (comma separated). */
   demoFund: string[];
+  /** How long an API key that armed its heartbeat may stay silent before its orders are cancelled. */
+  heartbeatTimeoutMs: number;
 }
 
 export function loadClobConfig(env: Env): ClobConfig {
@@ -87,5 +89,6 @@ export function loadClobConfig(env: Env): ClobConfig {
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
     demoFund: envList(env, 'PMX_DEMO_FUND', []),
+    heartbeatTimeoutMs: envInt(env, 'PMX_HEARTBEAT_TIMEOUT_MS', 10_000, { min: 1000, max: 600_000 }),
   };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
+import { AssetType, ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
 import { createWalletClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,15 @@ describe('the official client', () => {
     await h.deposit(takerWallet.account.address, 50n * USDC, market.yes);
     const maker = new ClobClient({ host: h.url, chain: 137, signer: makerWallet as never, creds: makerCreds, throwOnError: true });
     const taker = new ClobClient({ host: h.url, chain: 137, signer: takerWallet as never, creds: takerCreds, throwOnError: true });
+
+    // What a market maker's bot does before it quotes: arm the dead-man's switch, check it may
+    // trade, refresh and read its balance.
+    const armed = await maker.postHeartbeat('');
+    expect(armed.heartbeat_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await maker.postHeartbeat(armed.heartbeat_id)).toEqual({ heartbeat_id: armed.heartbeat_id });
+    expect(await maker.getClosedOnlyMode()).toEqual({ closed_only: false });
+    await maker.updateBalanceAllowance({ asset_type: AssetType.COLLATERAL });
+    expect(await maker.getBalanceAllowance({ asset_type: AssetType.COLLATERAL })).toMatchObject({ balance: String(100n * USDC) });
 
     const resting = await maker.createAndPostOrder({ tokenID: market.yes, price: 0.57, size: 20, side: Side.BUY }, undefined, OrderType.GTC);
     expect(resting).toMatchObject({ success: true, status: 'live' });

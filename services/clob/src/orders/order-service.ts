@@ -155,7 +155,7 @@ export class OrderService {
   }
 
   /** Cancels the given orders of an API key; others are reported, not touched. */
-  async cancel(key: ApiKeyRecord, orderIds: readonly string[]): Promise<CancelResult> {
+  async cancel(key: Pick<ApiKeyRecord, 'apiKey'>, orderIds: readonly string[]): Promise<CancelResult> {
     // A null-prototype map, so that an id such as "__proto__" is reported like any other.
     const outcome: CancelResult = { canceled: [], not_canceled: Object.create(null) as Record<string, string> };
     await Promise.all(
@@ -181,7 +181,7 @@ export class OrderService {
   }
 
   /** Cancels every open order of an API key, optionally only in one market or one token. */
-  cancelAll(key: ApiKeyRecord, filter: { market?: string; assetId?: string } = {}): Promise<CancelResult> {
+  cancelAll(key: Pick<ApiKeyRecord, 'apiKey'>, filter: { market?: string; assetId?: string } = {}): Promise<CancelResult> {
     const wanted = (o: { market: string; assetId: string }) => (filter.market === undefined || o.market === filter.market) && (filter.assetId === undefined || o.assetId === filter.assetId);
     const open = this.core.openOrders.ofOwner(key.apiKey).filter(wanted).map((o) => o.orderId);
     const inFlight = this.core.openOrders.intentsOf(key.apiKey).filter(([, intent]) => wanted(intent)).map(([orderId]) => orderId);

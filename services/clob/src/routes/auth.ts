@@ -31,6 +31,8 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
     },
   ];
   const keyRoutes: Route<ApiKeyLocals>[] = [
+    // The official client's getClosedOnlyMode: no account is restricted to closing positions here.
+    { method: 'GET', path: '/auth/ban-status/closed-only', options: { before: [apiKey] }, handler: () => ({ body: { closed_only: false } }) },
     {
       method: 'GET',
       path: '/auth/api-keys',

@@ -9,24 +9,24 @@ import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
 export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hook<ApiKeyLocals>, exchanges: readonly string[]): Route<ApiKeyLocals>[] {
-  return [
-    {
-      method: 'GET',
-      path: '/balance-allowance',
-      options: { before: [auth] },
-      handler: (ctx) => {
-        const type = ctx.query.get('asset_type') ?? 'COLLATERAL';
-        let asset = COLLATERAL;
-        if (type === 'CONDITIONAL') {
-          asset = ctx.query.get('token_id') ?? '';
-          if (markets.byTokenId(asset) === undefined) throw new HttpError(400, 'token_id must name a traded token');
-        } else if (type !== 'COLLATERAL') {
-          throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
-        }
-        const balance = risk.balance(ctx.locals.apiKey!.address, asset);
-        const available = String(balance.available);
-        return { body: { balance: String(balance.total), allowance: available, allowances: Object.fromEntries(exchanges.map((e) => [e, available])) } };
-      },
+  // GET /balance-allowance/update asks the real service to re-read the chain; custody here is
+  // off-chain and always current, so it answers what GET /balance-allowance does.
+  return ['/balance-allowance', '/balance-allowance/update'].map((path) => ({
+    method: 'GET',
+    path,
+    options: { before: [auth] },
+    handler: (ctx) => {
+      const type = ctx.query.get('asset_type') ?? 'COLLATERAL';
+      let asset = COLLATERAL;
+      if (type === 'CONDITIONAL') {
+        asset = ctx.query.get('token_id') ?? '';
+        if (markets.byTokenId(asset) === undefined) throw new HttpError(400, 'token_id must name a traded token');
+      } else if (type !== 'COLLATERAL') {
+        throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
+      }
+      const balance = risk.balance(ctx.locals.apiKey!.address, asset);
+      const available = String(balance.available);
+      return { body: { balance: String(balance.total), allowance: available, allowances: Object.fromEntries(exchanges.map((e) => [e, available])) } };
     },
-  ];
+  }));
 }

@@ -1,0 +1,56 @@
+// The dead-man's switch market makers arm with POST /v1/heartbeats: once an API key has sent a
+// heartbeat, it must send the next within the timeout, or all its open orders are cancelled. A
+// heartbeat carries the id the previous answer gave (the first one an empty id); a key whose
+// switch fired, or that never armed one, starts again with an empty id.
+
+import { randomUUID } from 'node:crypto';
+
+export type Beat = { ok: true; heartbeatId: string } | { ok: false; error: string };
+
+interface Armed {
+  id: string;
+  lastAt: number;
+}
+
+export class Heartbeats {
+  private readonly armed = new Map<string, Armed>();
+
+  constructor(
+    /** How long a key may stay silent once armed, in ms. */
+    readonly timeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A heartbeat of `apiKey` carrying `id` ("" to arm, or after the switch fired). */
+  beat(apiKey: string, id: string): Beat {
+    const at = this.now();
+    const current = this.armed.get(apiKey);
+    if (current !== undefined && at - current.lastAt > this.timeoutMs) {
+      // Too late: the switch has fired; the sweep cancels the orders and disarms it.
+      return { ok: false, error: 'the heartbeat came after the timeout: the open orders of this API key are being cancelled; send "" to start again' };
+    }
+    if (current === undefined) {
+      if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
+      const armed = { id: randomUUID(), lastAt: at };
+      this.armed.set(apiKey, armed);
+      return { ok: true, heartbeatId: armed.id };
+    }
+    // An empty id while armed is taken too: a restarted bot cannot know the id its last run had.
+    if (id !== '' && id !== current.id) return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
+    current.lastAt = at;
+    return { ok: true, heartbeatId: current.id };
+  }
+
+  /** The keys silent past the timeout, disarmed: the caller cancels their orders. */
+  takeExpired(): string[] {
+    const at = this.now();
+    const expired: string[] = [];
+    for (const [apiKey, armed] of this.armed) {
+      if (at - armed.lastAt > this.timeoutMs) {
+        this.armed.delete(apiKey);
+        expired.push(apiKey);
+      }
+    }
+    return expired;
+  }
+}
