@@ -88,7 +88,12 @@ export type ShardResult =
       /** Hash of every book in priority order by external id, owner and remaining: equal across a restore. */
       stateHash: string;
     }
-  | { type: 'error'; message: string };
+  /**
+   * The command threw. `partial`: the engine had already emitted events for it (they are in the
+   * reply and the queue), so the engine acted on a command whose outcome nobody was told: the front
+   * end must stop following this shard (ShardSet's onFault).
+   */
+  | { type: 'error'; message: string; partial?: true };
 
 export interface ShardFill {
   makerOrderId: string;

@@ -138,6 +138,9 @@ export class OrderService {
         if (result.reason !== 'duplicate') this.known.forget(orderId);
         throw new IntakeError(REJECTIONS[result.reason](orderId));
       }
+      // A command that failed before the engine acted on it never reached the ledger either (one
+      // that failed part-way halts trading: ShardSet).
+      if (result.type === 'error' && result.partial !== true) this.known.forget(orderId);
       throw new Error(result.type === 'error' ? result.message : `unexpected shard result ${result.type}`);
     }
     const tokens = formatUnits(result.filled);

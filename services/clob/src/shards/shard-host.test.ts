@@ -48,6 +48,20 @@ describe('ShardHost', () => {
     const reply = host.handle({ now: 1, commands: [place('0xa', 'alice')] });
     expect(reply.results[0]).toEqual({ type: 'error', message: 'market 0xc1 is not on shard 0' });
   });
+
+  it('marks an error that came after the engine had acted (its events still go out) as partial', () => {
+    const host = new ShardHost(0);
+    host.handle({ now: 1, commands: [market, place('0xa', 'alice')] });
+    const engine = (host as unknown as { engine: { cancel: (...args: unknown[]) => unknown } }).engine;
+    const cancel = engine.cancel.bind(engine);
+    engine.cancel = (...args: unknown[]) => {
+      cancel(...args);
+      throw new Error('boom after cancelling');
+    };
+    const reply = host.handle({ now: 2, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] });
+    expect(reply.results[0]).toEqual({ type: 'error', message: 'boom after cancelling', partial: true });
+    expect(reply.events.map((e) => e.type)).toEqual(['cancelled']);
+  });
 });
 
 describe('ShardHost restore', () => {

@@ -27,7 +27,9 @@ export class ShardHost {
       } catch (error) {
         result = { type: 'error', message: error instanceof Error ? error.message : String(error) };
       }
-      for (const event of this.engine.takeEvents()) {
+      const emitted = this.engine.takeEvents();
+      if (result.type === 'error' && emitted.length > 0) result.partial = true;
+      for (const event of emitted) {
         touched.add(event.market);
         const translated = this.translate(event);
         if (translated.type === 'accepted' && command.type === 'place') {
