@@ -26,6 +26,22 @@ describe('ApiKeyStore', () => {
     expect(await issuer.lookup(record.apiKey)).toBeUndefined();
   });
 
+  it('asks Postgres once about a made-up key, however often it is sent', async () => {
+    let queries = 0;
+    const counting = ((...args: Parameters<typeof db.sql>) => {
+      queries++;
+      return (db.sql as (...a: unknown[]) => unknown)(...args);
+    }) as unknown as typeof db.sql;
+    const store = new ApiKeyStore(counting);
+    const madeUp = '0f0f0f0f-0000-4000-8000-000000000000';
+    for (let i = 0; i < 5; i++) expect(await store.lookup(madeUp)).toBeUndefined();
+    expect(queries).toBe(1);
+    // A real key, issued afterwards elsewhere, is found on its first use.
+    const record = await new ApiKeyStore(db.sql).create(wallet(3), '0');
+    if (record === 'exists') throw new Error('fresh wallet');
+    expect(await store.lookup(record.apiKey)).toEqual(record);
+  });
+
   it('does not bring back a key whose lookup was in flight when it was deleted', async () => {
     const issuer = new ApiKeyStore(db.sql);
     const record = await issuer.create(wallet(2), '0');

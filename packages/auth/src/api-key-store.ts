@@ -23,6 +23,9 @@ interface ApiKeyRow {
   passphrase: string;
 }
 
+/** Made-up keys remembered at most (then forgotten all at once). */
+const MAX_UNKNOWN = 100_000;
+
 /** An API key as issued: a lower-case uuid. */
 const API_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -43,6 +46,12 @@ export class ApiKeyStore {
   private readonly byKey = new Map<string, ApiKeyRecord>();
   /** Keys deleted (or being deleted) by this process: never cached again, never answered. */
   private readonly deleted = new Set<string>();
+  /**
+   * Well-formed keys Postgres did not know, so that a flood of made-up keys costs one query each,
+   * not one per request. Safe to keep: keys are random uuids, so nobody can send one before it
+   * was issued and handed to them; a key issued later was never asked for before.
+   */
+  private readonly unknown = new Set<string>();
   private readonly cache: boolean;
 
   constructor(
@@ -87,12 +96,17 @@ export class ApiKeyStore {
     // Only the spelling issued (lower-case uuid): Postgres would match any case, the cache would
     // then hold the other spelling, and delete() (which clears the issued one) would leave it usable.
     // Anything else that is not a uuid would be a Postgres error, not an unknown key.
-    if (!API_KEY.test(apiKey)) return undefined;
+    if (!API_KEY.test(apiKey) || this.unknown.has(apiKey)) return undefined;
     const rows = await this.sql<ApiKeyRow[]>`
       SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
     // A delete that began while this read was out may have cleared the cache already; the row
     // this read saw must not bring the key back.
-    if (rows[0] === undefined || this.deleted.has(apiKey)) return undefined;
+    if (rows[0] === undefined) {
+      if (this.unknown.size >= MAX_UNKNOWN) this.unknown.clear();
+      this.unknown.add(apiKey);
+      return undefined;
+    }
+    if (this.deleted.has(apiKey)) return undefined;
     const record = fromRow(rows[0]);
     if (this.cache) this.byKey.set(apiKey, record);
     return record;
