@@ -156,6 +156,14 @@ describe('body errors', () => {
     expect(await call(`${typed.url}/echo`, postJson('nope'))).toMatchObject({ status: 400, body: { type: 'bad request', error: 'invalid JSON body' } });
   });
 
+  it('answers a JSON body holding a NUL (which no service can store) with 400, anywhere in it', async () => {
+    for (const body of ['{"a":"x\\u0000"}', '{"a":[{"b":"\\u0000"}]}', '{"k\\u0000":1}']) {
+      expect(await call(`${simple.url}/echo`, postJson(body))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
+    }
+    // A backslash followed by u0000 is text, not a NUL.
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\u0000"}'))).toMatchObject({ status: 201, body: { got: { a: '\\u0000' } } });
+  });
+
   it('answers an empty body where JSON is required with 400', async () => {
     expect(await call(`${simple.url}/echo`, { method: 'POST' })).toMatchObject({ status: 400, body: { error: 'request body is required' } });
   });

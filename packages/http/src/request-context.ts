@@ -92,16 +92,31 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
     return (this.#text ??= this.rawBody.toString('utf8'));
   }
 
-  /** The body parsed as JSON, once; an empty or malformed body is a 400 HttpError. */
+  /**
+   * The body parsed as JSON, once; an empty or malformed body is a 400 HttpError, and so is one
+   * with a NUL character (`\u0000`) in a string or key: no service can store it (Postgres text
+   * refuses it), so it is refused here once rather than as a 500 wherever it would land.
+   */
   json<T = unknown>(): T {
     if (this.#json === NOT_PARSED) {
       if (this.rawBody.length === 0) throw new HttpError(400, 'request body is required');
+      let parsed: unknown;
       try {
-        this.#json = JSON.parse(this.bodyText);
+        parsed = JSON.parse(this.bodyText);
       } catch {
         throw new HttpError(400, 'invalid JSON body');
       }
+      // A NUL can only be written \u0000 in JSON: look closer only when that text is there.
+      if (this.bodyText.includes('\\u0000') && holdsNul(parsed)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
+      this.#json = parsed;
     }
     return this.#json as T;
   }
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsNul);
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
 }

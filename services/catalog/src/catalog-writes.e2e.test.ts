@@ -221,6 +221,8 @@ describe('POST /comments', () => {
     const id = Number(event.id);
     expect(await post({ parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { type: 'bad request', error: 'body is required' } });
     expect(await post({ body: 'x'.repeat(2001), parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { error: 'body is too long (at most 2000 characters)' } });
+    // Was a 500 from Postgres, on a public route.
+    expect(await post({ body: 'hi\u0000', parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { type: 'bad request', error: 'the JSON body must not contain NUL characters (\\u0000)' } });
     expect(await post({ body: 'x', parentEntityID: id })).toMatchObject({ status: 400, body: { error: 'parentEntityType is required' } });
     expect(await post({ body: 'x', parentEntityType: 'Event' })).toMatchObject({ status: 400, body: { error: 'parentEntityID is required' } });
     expect(await post({ body: 'x', parentEntityType: 'Planet', parentEntityID: id })).toMatchObject({ status: 400 });

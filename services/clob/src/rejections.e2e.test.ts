@@ -255,7 +255,8 @@ describe('hostile input', () => {
     };
     // Each of these was a 500 from Postgres, or stored as something else than what was sent.
     for (const min of ['10000000000000', [7], '1000000000.01']) await bad('/operator/markets', newMarket({ min_order_size: min }), /^min_order_size must be/);
-    await bad('/operator/markets', newMarket({ question: 'a\u0000b' }), 'question must not contain a NUL character');
+    await bad('/operator/markets', newMarket({ question: 'a\u0000b' }), 'the JSON body must not contain NUL characters (\\u0000)');
+    await bad('/operator/markets', newMarket({ tags: ['a', 'b\u0000'] }), 'the JSON body must not contain NUL characters (\\u0000)');
     for (const date of ['1', '-1', 'March 7', '2024-02-30', '99999-01-01', '+275760-09-13T00:00:00.000Z', '10000', '0000-06-01', '0050-06-01', '0999-12-31', '9999-12-31T23:00-05:00']) {
       await bad('/operator/markets', newMarket({ end_date_iso: date }), /^end_date_iso must be an ISO 8601 date/);
     }

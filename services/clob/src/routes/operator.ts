@@ -29,7 +29,6 @@ function str(body: Record<string, unknown>, field: string, pattern?: RegExp, opt
   const value = body[field];
   if (value === undefined && optional) return '';
   if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value))) throw new HttpError(400, `${field} is missing or malformed`);
-  if (value.includes('\u0000')) throw new HttpError(400, `${field} must not contain a NUL character`);
   return value;
 }
 
@@ -74,7 +73,7 @@ export function parseNewMarket(raw: unknown): NewMarket {
   }
   if (body.neg_risk !== undefined && typeof body.neg_risk !== 'boolean') throw new HttpError(400, 'neg_risk must be a boolean');
   const tags = body.tags ?? [];
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' || t.includes('\u0000'))) throw new HttpError(400, 'tags must be an array of strings');
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw new HttpError(400, 'tags must be an array of strings');
   const endDate = str(body, 'end_date_iso', undefined, true);
   if (endDate !== '' && !isIsoDate(endDate)) throw new HttpError(400, 'end_date_iso must be an ISO 8601 date or date-time, e.g. 2026-12-31T12:00:00Z');
   return {
