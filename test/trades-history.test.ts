@@ -64,6 +64,7 @@ describe('trades and history through the front end', () => {
     expect(theirs.body.data.map((t: { id: string }) => t.id)).toEqual([tradeId]);
 
     await expect.poll(async () => ((await buyer.send('GET', `/trades?market=${conditionId}`)).body as unknown[]).length, { timeout: 15_000 }).toBe(1);
+    expect((await buyer.send('GET', `/trades?market=0x${conditionId.slice(2).toUpperCase()}`)).body).toHaveLength(1);
     const history = await buyer.send('GET', `/prices-history?market=${yes}&interval=1d&fidelity=1`);
     expect(history.status).toBe(200);
     expect(history.body.history.at(-1)).toEqual({ t: expect.any(Number), p: 0.375 });
@@ -71,6 +72,33 @@ describe('trades and history through the front end', () => {
     expect(Object.keys(batch.body.history)).toEqual([yes]);
     expect((await buyer.send('POST', '/batch-prices-history', { body: JSON.stringify({ markets: Array.from({ length: 21 }, () => yes) }) })).status).toBe(400);
     expect((await buyer.send('GET', `/prices-history?market=${yes}&interval=2y`)).status).toBe(400);
+    expect(await checkLedger(h.sql)).toEqual([]);
+    h.expectConsistent();
+  });
+
+  it("a proxy wallet's trades are its signer's, in /data/trades, as taker and as maker", async () => {
+    const { yes } = await h.createMarket();
+    const erin = new Trader(h.url);
+    const other = new Trader(h.url);
+    await erin.createApiKey();
+    await other.createApiKey();
+    const proxy = `0x${erin.address.slice(2, 10)}${'cd'.repeat(16)}`.toLowerCase();
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: erin.address, signature_type: 2 })).status).toBe(201);
+    await h.deposit(proxy, 20n * USDC);
+    await h.deposit(other.address, 20n * USDC, yes);
+    // Erin's proxy rests a bid (maker), then takes an ask (taker).
+    const bid = await erin.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy });
+    const hit = await other.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
+    await other.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5) });
+    const lift = await erin.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5), signatureType: 2, maker: proxy });
+    expect([bid.body.status, hit.body.status, lift.body.status]).toEqual(['live', 'matched', 'matched']);
+
+    const mine = async () => (await erin.authed('GET', '/data/trades')).body.data as { id: string; type: string }[];
+    await expect.poll(async () => (await mine()).length, { timeout: 15_000 }).toBe(2);
+    expect((await mine()).map((t) => [t.id, t.type])).toEqual([
+      [lift.body.tradeIDs[0], 'TAKER'],
+      [hit.body.tradeIDs[0], 'MAKER'],
+    ]);
     expect(await checkLedger(h.sql)).toEqual([]);
     h.expectConsistent();
   });

@@ -46,7 +46,7 @@ export async function candles(ch: ClickHouseClient, query: CandleQuery): Promise
   const result = await ch.query({
     query: `
       SELECT intDiv(toUnixTimestamp(ts), {step:UInt32}) * {step:UInt32} AS t,
-             argMin(price, (ts, ref)) AS open, max(price) AS high, min(price) AS low, argMax(price, (ts, ref)) AS close,
+             argMin(price, (ts, seq, length(ref), ref)) AS open, max(price) AS high, min(price) AS low, argMax(price, (ts, seq, length(ref), ref)) AS close,
              sum(size) AS volume, count() AS trades
         FROM ${HISTORY_TABLES.pricePoints} FINAL
        WHERE asset_id = {asset:String} AND kind = 'trade'

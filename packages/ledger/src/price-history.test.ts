@@ -89,6 +89,18 @@ describe('batchPriceHistory', () => {
     expect(result).toEqual({ history: { A: [at(0, 0.6), at(300, 0.52), at(600, 0.52)], nothing: [] } });
   });
 
+  it('orders points of one millisecond by sequence, not by the text of their refs', async () => {
+    // Two batches in one ms, seq 9 then 10 (as text "…-9" sorts after "…-10"); a trade filling
+    // eleven makers at one ts (fill "#9" sorts after "#10").
+    const ts = (T0 + 7200) * 1000;
+    const mids = [9, 10].map((seq) => ({ asset_id: 'S', kind: 'mid', ts, ref: `0-${seq}`, market: 'm', price: seq / 100, size: 0, shard: 0, seq }));
+    const fills = Array.from({ length: 11 }, (_, idx) => ({ asset_id: 'S', kind: 'trade', ts, ref: `0-20#${idx}`, market: 'm', price: (30 + idx) / 100, size: 1_000_000, shard: 0, seq: 20 }));
+    await ch.insert({ table: HISTORY_TABLES.pricePoints, values: [...mids, ...fills], format: 'JSONEachRow' });
+    expect(await priceHistory(ch, 'S', { startTs: T0 + 7200, endTs: T0 + 7200, fidelity: 1 })).toEqual([{ t: T0 + 7200, p: 0.1 }]);
+    expect(await priceHistory(ch, 'S', { startTs: T0 + 7260, endTs: T0 + 7260, fidelity: 1 })).toEqual([{ t: T0 + 7260, p: 0.1 }]);
+    expect(await candles(ch, { assetId: 'S', interval: '1m', startTs: T0 + 7200, endTs: T0 + 7260 })).toMatchObject([{ open: 0.3, close: 0.4 }]);
+  });
+
   it('refuses more than 20 tokens', async () => {
     const many = Array.from({ length: 21 }, (_, i) => `t${i}`);
     await expect(batchPriceHistory(ch, many)).rejects.toThrow('too many markets: 21, max allowed: 20');

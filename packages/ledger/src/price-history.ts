@@ -95,12 +95,12 @@ export async function priceHistory(ch: ClickHouseClient, assetId: string, option
       ch,
       `SELECT price AS p FROM ${table} FINAL
         WHERE asset_id = {asset:String} AND kind = {kind:String} AND ts < toDateTime64({start:Int64}, 3, 'UTC')
-        ORDER BY ts DESC, ref DESC LIMIT 1`,
+        ORDER BY ts DESC, seq DESC, length(ref) DESC, ref DESC LIMIT 1`,
       params,
     ),
     rows<{ t: string; p: number }>(
       ch,
-      `SELECT intDiv(toUnixTimestamp(ts), {step:UInt32}) * {step:UInt32} AS t, argMax(price, (ts, ref)) AS p
+      `SELECT intDiv(toUnixTimestamp(ts), {step:UInt32}) * {step:UInt32} AS t, argMax(price, (ts, seq, length(ref), ref)) AS p
          FROM ${table} FINAL
         WHERE asset_id = {asset:String} AND kind = {kind:String}
           AND ts >= toDateTime64({start:Int64}, 3, 'UTC') AND ts < toDateTime64({end:Int64} + 1, 3, 'UTC')

@@ -48,7 +48,7 @@ export async function recentTrades(ch: ClickHouseClient, query: RecentTradesQuer
          ${query.before === undefined ? '' : 'AND match_time < fromUnixTimestamp64Milli({before:Int64})'}
        ORDER BY match_time DESC, shard DESC, seq DESC
        LIMIT {limit:UInt32}`,
-    query_params: { market: query.market, asset: query.assetId ?? '', before: (query.before ?? 0) * 1000, limit },
+    query_params: { market: query.market.toLowerCase(), asset: query.assetId ?? '', before: (query.before ?? 0) * 1000, limit },
     format: 'JSONEachRow',
   });
   return (await result.json<Row>()).map((row) => ({

@@ -46,6 +46,11 @@ export interface Trade {
 /** Filters of GET /data/trades; `address` is the authenticated caller (lower-case). */
 export interface TradeQuery {
   address: string;
+  /**
+   * The proxy wallets the caller signs for (signature types 1 and 2): their orders are funded,
+   * and so traded, under the proxy's address, yet they are the caller's trades.
+   */
+  proxies?: readonly string[];
   id?: string;
   /** Taker address. */
   taker?: string;
@@ -150,7 +155,7 @@ function pageBounds(offset: number | undefined, limit: number | undefined): { of
 
 export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage> {
   const { offset, limit } = pageBounds(query.offset, query.limit);
-  const address = query.address.toLowerCase();
+  const mine = [query.address, ...(query.proxies ?? [])].map((a) => a.toLowerCase());
   const rows = await sql<TradeRow[]>`
     SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
            t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
@@ -158,8 +163,8 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
       FROM trades t
       JOIN markets m ON m.condition_id = t.market
       LEFT JOIN orders o ON o.order_id = t.taker_order_id
-     WHERE t.trade_id IN (SELECT trade_id FROM trades WHERE taker_address = ${address}
-                          UNION SELECT trade_id FROM trade_fills WHERE maker_address = ${address})
+     WHERE t.trade_id IN (SELECT trade_id FROM trades WHERE taker_address IN ${sql(mine)}
+                          UNION SELECT trade_id FROM trade_fills WHERE maker_address IN ${sql(mine)})
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.taker === undefined ? sql`` : sql`AND t.taker_address = ${query.taker.toLowerCase()}`}
        ${query.maker === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${query.maker.toLowerCase()})`}
@@ -171,7 +176,7 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
      OFFSET ${offset} LIMIT ${limit + 1}`;
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
-  const data = await withMakers(sql, page, (row) => (row.taker_address === address ? 'TAKER' : 'MAKER'));
+  const data = await withMakers(sql, page, (row) => (mine.includes(row.taker_address) ? 'TAKER' : 'MAKER'));
   return { data, limit, count: data.length, nextOffset: more ? offset + limit : null };
 }
 

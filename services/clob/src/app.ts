@@ -106,7 +106,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...authRoutes(keys, wallet, apiKey),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
     ...heartbeatRoutes(heartbeats, [apiKey]),
-    ...tradeRoutes(sql, ch, apiKey),
+    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books, (market) => core.notReady(market)),
     ...marketRoutes(markets, core.books),

@@ -11,12 +11,22 @@ export interface ProxyWallet {
 
 export class ProxyWallets {
   private readonly byProxy = new Map<string, ProxyWallet>();
+  private readonly bySigner = new Map<string, Set<string>>();
 
   constructor(private readonly sql: Sql) {}
 
   async load(): Promise<void> {
     const rows = await this.sql<{ proxy: string; signer: string; signature_type: number }[]>`SELECT proxy, signer, signature_type FROM proxy_wallets`;
-    for (const row of rows) this.byProxy.set(row.proxy, { proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 });
+    for (const row of rows) this.remember({ proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 });
+  }
+
+  private remember(wallet: ProxyWallet): void {
+    const before = this.byProxy.get(wallet.proxy);
+    if (before !== undefined) this.bySigner.get(before.signer)?.delete(wallet.proxy);
+    this.byProxy.set(wallet.proxy, wallet);
+    let proxies = this.bySigner.get(wallet.signer);
+    if (proxies === undefined) this.bySigner.set(wallet.signer, (proxies = new Set()));
+    proxies.add(wallet.proxy);
   }
 
   async register(wallet: ProxyWallet): Promise<void> {
@@ -24,7 +34,12 @@ export class ProxyWallets {
     await this.sql`
       INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
       ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
-    this.byProxy.set(record.proxy, record);
+    this.remember(record);
+  }
+
+  /** The proxies `signer` signs for (lower-case). */
+  of(signer: string): string[] {
+    return [...(this.bySigner.get(signer.toLowerCase()) ?? [])];
   }
 
   /** True when `maker` is a proxy of `signer` registered for this signature type. */

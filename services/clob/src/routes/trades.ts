@@ -48,7 +48,7 @@ function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: un
   };
 }
 
-export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>, proxiesOf: (signer: string) => readonly string[]): Route<ApiKeyLocals>[] {
   const history = (): ClickHouseClient => {
     if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
     return ch;
@@ -69,6 +69,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         if (offset < 0) return { body: { data: [], next_cursor: CURSOR_END, limit: PAGE, count: 0 } };
         const result = await listTrades(sql, {
           address: ctx.locals.apiKey!.address,
+          proxies: proxiesOf(ctx.locals.apiKey!.address),
           id: text(ctx, 'id'),
           taker: text(ctx, 'taker'),
           maker: text(ctx, 'maker'),
