@@ -51,16 +51,25 @@ export class HistoryFollower {
     this.schedule();
   }
 
+  /**
+   * ClickHouse only ever holds what the ledger committed, so history ahead of the ledger (a shard
+   * further on, or one the ledger has not seen) belongs to another ledger: a database recreated or
+   * restored from a backup while the history directory stayed. It is derived data: it is dropped
+   * and copied again from this ledger, rather than served stale or copied over with gaps.
+   */
   private async readLedgerOffsets(): Promise<void> {
     const rows = await this.options.sql<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
-    for (const row of rows) {
-      const committed = Number(row.last_seq);
-      if (committed > (this.committed.get(row.shard) ?? 0)) this.committed.set(row.shard, committed);
-      const copied = this.copied.get(row.shard) ?? 0;
-      if (copied > committed) {
-        this.log(`history of shard ${row.shard} is at ${copied} in ClickHouse but the ledger only at ${committed}: ClickHouse holds another ledger's history; copying from ${committed}`);
-        this.copied.set(row.shard, committed);
-      }
+    const ledger = new Map(rows.map((row) => [row.shard, Number(row.last_seq)]));
+    const ahead = [...this.copied].find(([shard, copied]) => copied > (ledger.get(shard) ?? 0));
+    if (ahead !== undefined) {
+      const [shard, copied] = ahead;
+      this.log(`history of shard ${shard} is at ${copied} in ClickHouse but the ledger only at ${ledger.get(shard) ?? 0}: ClickHouse holds another ledger's history; rebuilding it from this ledger`);
+      for (const table of Object.values(HISTORY_TABLES)) await this.options.ch.command({ query: `TRUNCATE TABLE IF EXISTS ${table}` });
+      this.copied.clear();
+      this.committed.clear();
+    }
+    for (const [shard, committed] of ledger) {
+      if (committed > (this.committed.get(shard) ?? 0)) this.committed.set(shard, committed);
     }
   }
 
