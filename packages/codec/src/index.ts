@@ -1,3 +1,4 @@
 // Public surface of @pmx/codec.
 export * from './decimal.ts';
 export * from './order-terms.ts';
+export * from './iso-date.ts';

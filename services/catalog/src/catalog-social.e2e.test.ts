@@ -133,6 +133,8 @@ describe('GET /public-search', () => {
     expect(paged.pagination.hasMore).toBe(true);
     const second = (await h.get('/public-search?q=e&limit_per_type=1&page=2')).body;
     expect(second.events[0].id).not.toBe(paged.events[0].id);
+    // 0 per type answered hasMore on every page.
+    expect(await h.get('/public-search?q=e&limit_per_type=0')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'limit_per_type must be a positive integer' } });
     expect(idsOf((await h.get('/public-search?q=bitcoin&events_status=closed')).body.events)).toEqual([ids.e3]);
     expect((await h.get('/public-search?q=bitcoin&events_status=active')).body.events).toEqual([]);
     expect((await h.get('/public-search?q=alice&search_profiles=false')).body.profiles).toEqual([]);

@@ -74,6 +74,8 @@ describe('operator API', () => {
       ['/operator/events', { title: 5 }, 'title must be a string of at most 20000 characters'],
       ['/operator/events', { title: 'E', slug: 'Not A Slug' }, 'slug must be lower-case letters, digits and dashes'],
       ['/operator/events', { title: 'E', endDate: 'tomorrow' }, 'endDate must be an ISO 8601 date-time'],
+      // Year 0 and 10000 were 500s from Postgres; years below 100 came back as 19xx.
+      ...['0000-01-01T00:00:00Z', '+010000-01-01T00:00:00Z', '0050-06-01T00:00:00Z', '2024-02-30'].map((endDate): [string, unknown, string] => ['/operator/events', { title: 'E', endDate }, 'endDate must be an ISO 8601 date-time']),
       ['/operator/events', { title: 'E', tagIds: [1.5] }, 'tagIds must be an array of positive integer ids'],
       ['/operator/events', { title: 'E', tagIds: [987654] }, 'a linked id does not exist'],
       ['/operator/markets', { question: 'Q', volume: -1 }, 'volume must be a non-negative number'],
@@ -129,6 +131,8 @@ describe('operator API', () => {
     expect(reopened.body).not.toHaveProperty('closedTime');
     expect(await h.operator('PATCH', '/operator/events/999999', { title: 'x' })).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
     expect(await h.operator('PATCH', '/operator/tags/abc', { label: 'x' })).toMatchObject({ status: 400, body: { error: 'id must be an integer' } });
+    // Past Postgres's bigint: was a 500.
+    expect(await h.operator('PATCH', '/operator/events/99999999999999999999', { title: 'x' })).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
   });
 
   it('creates and updates profiles by address', async () => {

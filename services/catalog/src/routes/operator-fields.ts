@@ -2,6 +2,7 @@
 // to columns, and `…Ids` arrays mapped to link replacements. Unknown fields are refused, so a
 // typo does not silently do nothing.
 
+import { parseIsoDate } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
 import type { LinkReplacement } from '../store/catalog-writes.ts';
 import type { LinkTable } from '../store/catalog-reads.ts';
@@ -50,8 +51,9 @@ function fieldValue(name: string, kind: FieldKind, value: unknown): unknown {
       return value;
     case 'date': {
       if (value === null) return null;
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw bad(`${name} must be an ISO 8601 date-time`);
-      return new Date(value);
+      const date = typeof value === 'string' ? parseIsoDate(value) : undefined;
+      if (date === undefined) throw bad(`${name} must be an ISO 8601 date-time of a real day, in UTC years 1000–9999`);
+      return date;
     }
     case 'amount': {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;

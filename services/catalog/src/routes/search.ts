@@ -41,6 +41,8 @@ function searchBody(view: CatalogView, q: URLSearchParams): string {
   const text = params.required(q, 'q');
   if (text.length > MAX_QUERY) throw params.badRequest(`q is too long (at most ${MAX_QUERY} characters)`);
   const perType = Math.min(params.integer(q, 'limit_per_type') ?? SEARCH_DEFAULT_PER_TYPE, SEARCH_MAX_PER_TYPE);
+  // 0 per type would answer hasMore on every page, and a client paging on it would never stop.
+  if (perType < 1) throw params.badRequest('limit_per_type must be a positive integer');
   const page = params.integer(q, 'page') ?? 1;
   if (page < 1) throw params.badRequest('page must be a positive integer');
   const status = params.text(q, 'events_status')?.toLowerCase() ?? 'all';

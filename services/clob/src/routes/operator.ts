@@ -2,7 +2,7 @@
 // an address, read balances, register proxy wallets, read (and reset) where orders spend their
 // time. `pmx` (the CLI) wraps these.
 
-import { parseDecimal } from '@pmx/codec';
+import { parseDecimal, parseIsoDate } from '@pmx/codec';
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { BookCache } from '../market-data/book-cache.ts';
@@ -15,8 +15,6 @@ import { marketDetail } from './markets.ts';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A uint256 in decimal, without leading zeros (so one token has one spelling). */
 const TOKEN_ID = /^(0|[1-9][0-9]{0,77})$/;
-/** An ISO 8601 date, optionally with a time and a zone (years 0000–9999, as Postgres keeps them). */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** Largest minimum order size, in tokens: beyond it no order could be placed anyway. */
 const MAX_MIN_ORDER_SIZE = 1_000_000_000;
 
@@ -34,23 +32,6 @@ function str(body: Record<string, unknown>, field: string, pattern?: RegExp, opt
 
 function only(body: Record<string, unknown>, allowed: string[]): void {
   for (const key of Object.keys(body)) if (!allowed.includes(key)) throw new HttpError(400, `unknown field ${key}`);
-}
-
-/**
- * ISO 8601 in the form above, naming a real day (not 2024-02-30), in UTC within years 1000–9999:
- * Postgres refuses year 0, a zone can push 9999 into 10000, and the driver reads years below 100
- * back as 19xx.
- */
-function isIsoDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  const at = Date.parse(text);
-  if (match === null || Number.isNaN(at)) return false;
-  const utcYear = new Date(at).getUTCFullYear();
-  if (utcYear < 1000 || utcYear > 9999) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(2000, month - 1, day));
-  date.setUTCFullYear(year);
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export function parseNewMarket(raw: unknown): NewMarket {
@@ -75,7 +56,7 @@ export function parseNewMarket(raw: unknown): NewMarket {
   const tags = body.tags ?? [];
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw new HttpError(400, 'tags must be an array of strings');
   const endDate = str(body, 'end_date_iso', undefined, true);
-  if (endDate !== '' && !isIsoDate(endDate)) throw new HttpError(400, 'end_date_iso must be an ISO 8601 date or date-time, e.g. 2026-12-31T12:00:00Z');
+  if (endDate !== '' && parseIsoDate(endDate) === undefined) throw new HttpError(400, 'end_date_iso must be an ISO 8601 date or date-time, e.g. 2026-12-31T12:00:00Z');
   return {
     conditionId: str(body, 'condition_id', /^0x[0-9a-fA-F]{64}$/).toLowerCase(),
     question: str(body, 'question'),
