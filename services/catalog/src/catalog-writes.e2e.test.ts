@@ -211,6 +211,20 @@ describe('POST /comments', () => {
     expect((await h.get(`/public-profile?address=${author.address}`)).body).toMatchObject({ proxyWallet: author.address, pseudonym: 'trader-000000' });
   });
 
+  it("a first comment from an address whose profile the operator set up under a proxy wallet uses that profile", async () => {
+    const signer = { address: '0x00000000000000000000000000000000000000a2', ...newApiCredentials() };
+    await h.db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${signer.apiKey}, ${signer.address}, 0, ${signer.secret}, ${signer.passphrase})`;
+    const proxy = '0x00000000000000000000000000000000000000c2';
+    expect((await h.operator('PUT', `/operator/profiles/${proxy}`, { name: 'Cleo', baseAddress: signer.address })).status).toBe(200);
+    const body = JSON.stringify({ body: 'Hello', parentEntityType: 'Event', parentEntityID: Number(event.id) });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = { 'content-type': 'application/json', SVC_ADDRESS: signer.address, SVC_API_KEY: signer.apiKey, SVC_PASSPHRASE: signer.passphrase, SVC_TIMESTAMP: String(timestamp), SVC_SIGNATURE: signL2(signer.secret, timestamp, 'POST', '/comments', body) };
+    expect((await h.send('POST', '/comments', { body, headers })).status).toBe(201);
+    // No bare second profile that would shadow Cleo's.
+    expect((await h.get(`/public-profile?address=${signer.address}`)).body).toMatchObject({ proxyWallet: proxy, name: 'Cleo' });
+    expect(await h.db.sql`SELECT proxy_wallet FROM catalog_profiles WHERE base_address = ${signer.address}`).toEqual([{ proxy_wallet: proxy }]);
+  });
+
   it('threads replies one level deep: a reply to a reply joins the top-level comment', async () => {
     const top = (await post({ body: 'Top', parentEntityType: 'event', parentEntityID: event.id })).body;
     const reply = (await post({ body: 'Reply', parentEntityType: 'Event', parentEntityID: Number(event.id), parentCommentID: top.id })).body;

@@ -117,9 +117,12 @@ export interface NewComment {
 export async function insertComment(sql: Sql, comment: NewComment): Promise<{ id: number; changes: ChangeSet }> {
   return sql.begin(async (tx) => {
     const changes = emptyChanges();
+    // Only when no profile knows the address, as its proxy wallet or as its signer: a bare one
+    // beside a profile the operator set up under a proxy would shadow it (lookups prefer proxies).
     const profiles = await tx`
       INSERT INTO catalog_profiles (proxy_wallet, base_address, pseudonym)
-      VALUES (${comment.userAddress}, ${comment.userAddress}, ${defaultPseudonym(comment.userAddress)})
+      SELECT ${comment.userAddress}, ${comment.userAddress}, ${defaultPseudonym(comment.userAddress)}
+       WHERE NOT EXISTS (SELECT 1 FROM catalog_profiles WHERE base_address = ${comment.userAddress})
       ON CONFLICT (proxy_wallet) DO NOTHING RETURNING id`;
     for (const row of profiles) changes.ids.catalog_profiles.add(Number(row.id));
     const [row] = await tx`
