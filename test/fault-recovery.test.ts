@@ -103,6 +103,7 @@ describe('the front end and the ledger part ways', () => {
     expect(again.body.error).toMatch(halted);
     const book = await bob.send('GET', `/book?token_id=${yes}`);
     expect([book.status, book.body.error]).toEqual([503, expect.stringMatching(halted)]);
+    expect((await bob.send('GET', '/markets')).status).toBe(503); // listings carry live prices too
 
     await ledgerStatus(bid, 'matched');
     await h.restart();

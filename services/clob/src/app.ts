@@ -109,7 +109,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
     ...marketDataRoutes(markets, core.books, (market) => core.notReady(market)),
-    ...marketRoutes(markets, core.books),
+    ...marketRoutes(markets, core.books, (market) => core.notReady(market)),
     ...clientCompatRoutes(markets),
     ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency }, operatorAuth(config.operatorKey)),
   ];

@@ -61,14 +61,24 @@ export function marketDetail(market: MarketRecord, books: BookCache) {
   };
 }
 
-export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[] {
+/**
+ * `notReady`: why a market cannot trade now (its shard recovers after a restart: 425, or trading
+ * halted: 503). Listings carry live prices, so they wait for the shards like the book reads do,
+ * rather than show every market at the 0.5 placeholder meanwhile.
+ */
+export function marketRoutes(markets: MarketRegistry, books: BookCache, notReady: (market: string) => { status: number; message: string } | undefined = () => undefined): Route[] {
+  const ready = (market: MarketRecord) => {
+    const error = notReady(market.conditionId);
+    if (error !== undefined) throw new HttpError(error.status, error.message);
+    return market;
+  };
   return immediate([
     {
       method: 'GET',
       path: '/markets',
       handler: (ctx) => {
         const page = cursorPage(markets.list(), ctx.query.get('next_cursor'), PAGE_SIZE);
-        return { body: { ...page, data: page.data.map((m) => marketListing(m, books)) } };
+        return { body: { ...page, data: page.data.map((m) => marketListing(ready(m), books)) } };
       },
     },
     {
@@ -79,7 +89,7 @@ export function marketRoutes(markets: MarketRegistry, books: BookCache): Route[]
         if (!CONDITION_ID.test(id)) throw new HttpError(400, 'condition_id must be 0x-prefixed hex');
         const market = markets.get(id);
         if (market === undefined) throw new HttpError(404, 'market not found');
-        return { body: marketDetail(market, books) };
+        return { body: marketDetail(ready(market), books) };
       },
     },
   ]);
