@@ -91,7 +91,9 @@ export type ShardResult =
   /**
    * The command threw. `partial`: the engine had already emitted events for it (they are in the
    * reply and the queue), so the engine acted on a command whose outcome nobody was told: the front
-   * end must stop following this shard (ShardSet's onFault).
+   * end must stop following this shard (ShardSet's onFault). A place that throws after the engine
+   * emitted its events fails the whole batch instead (its events cannot be translated without the
+   * id mapping made after the place returns), which halts trading the same way.
    */
   | { type: 'error'; message: string; partial?: true };
 

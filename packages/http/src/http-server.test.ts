@@ -160,8 +160,12 @@ describe('body errors', () => {
     for (const body of ['{"a":"x\\u0000"}', '{"a":[{"b":"\\u0000"}]}', '{"k\\u0000":1}']) {
       expect(await call(`${simple.url}/echo`, postJson(body))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
     }
-    // A backslash followed by u0000 is text, not a NUL.
+    // A backslash followed by u0000 is text, not a NUL; three backslashes are one and a NUL.
     expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\u0000"}'))).toMatchObject({ status: 201, body: { got: { a: '\\u0000' } } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\\\u0000"}'))).toMatchObject({ status: 400 });
+    // However deep it nests (a walk of the parsed value overflowed the stack: a 500).
+    const deep = `${'['.repeat(20_000)}"\\u0000"${']'.repeat(20_000)}`;
+    expect(await call(`${simple.url}/echo`, postJson(deep))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
   });
 
   it('answers an empty body where JSON is required with 400', async () => {

@@ -106,17 +106,23 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
       } catch {
         throw new HttpError(400, 'invalid JSON body');
       }
-      // A NUL can only be written \u0000 in JSON: look closer only when that text is there.
-      if (this.bodyText.includes('\\u0000') && holdsNul(parsed)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
+      if (holdsNul(this.bodyText)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
       this.#json = parsed;
     }
     return this.#json as T;
   }
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(holdsNul);
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+/**
+ * Whether valid JSON text holds a NUL: written only as the escape \u0000, whose backslash is not
+ * itself escaped (an odd run of backslashes before the u). Backslashes occur only inside strings,
+ * so the text alone decides it, in one pass, however deeply the value nests.
+ */
+function holdsNul(json: string): boolean {
+  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 1)) {
+    let backslashes = 0;
+    for (let i = at; i >= 0 && json.charCodeAt(i) === 92; i--) backslashes++;
+    if (backslashes % 2 === 1) return true;
+  }
+  return false;
 }

@@ -125,7 +125,11 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     void shards.broadcast({ type: 'expire' }).catch(() => {});
     for (const key of heartbeats.takeExpired()) {
       orders.cancelAll({ apiKey: key }).then(
-        (result) => console.log(`clob: API key ${key} missed its heartbeat: ${result.canceled.length} open orders cancelled`),
+        (result) => {
+          const left = Object.keys(result.not_canceled).length;
+          console.log(`clob: API key ${key} missed its heartbeat: ${result.canceled.length} open orders cancelled`);
+          if (left > 0) console.warn(`clob: API key ${key}: ${left} orders could not be cancelled after its missed heartbeat (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`);
+        },
         (error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error),
       );
     }
