@@ -108,8 +108,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
-    ...marketDataRoutes(markets, core.books, (market) => core.notReady(market)),
-    ...marketRoutes(markets, core.books, (market) => core.notReady(market)),
+    ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
+    ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...clientCompatRoutes(markets),
     ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency }, operatorAuth(config.operatorKey)),
   ];

@@ -2,6 +2,7 @@
 // risk book (balances and reservations by address). One reply is applied whole before any
 // caller waiting on it is answered, so a response always sees its own effects.
 
+import { HttpError } from '@pmx/http';
 import { COLLATERAL, RiskBook, settleTrade, type RiskMarket } from '@pmx/risk';
 import { BookCache } from './market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from './markets/market-registry.ts';
@@ -19,16 +20,12 @@ export function shardMarket(market: MarketRecord): ShardMarket {
 }
 
 /**
- * A shard that is still recovering (ARCHITECTURE §6): the caller answers 425; or trading halted
- * after a fault, until the process restarts and recovers: 503.
+ * A shard that is still recovering (ARCHITECTURE §6): 425; or trading halted after a fault, until
+ * the process restarts and recovers: 503. An HttpError, so a route lets it through as it is.
  */
-export class ShardNotReadyError extends Error {
-  override readonly name = 'ShardNotReadyError';
-  constructor(
-    message: string,
-    readonly status: 425 | 503 = 425,
-  ) {
-    super(message);
+export class ShardNotReadyError extends HttpError {
+  constructor(message: string, status: 425 | 503 = 425) {
+    super(status, message);
   }
 }
 

@@ -9,11 +9,11 @@ import { queryToken, tokenList, tokenRef, type TokenRef } from './token-param.ts
 
 const MAX_TOKENS = 500;
 
-export function marketDataRoutes(markets: MarketRegistry, books: BookCache, notReady: (market: string) => { status: number; message: string } | undefined): Route[] {
-  /** A token whose shard has recovered; 425 while it has not (503 once trading has halted). */
+/** `assertReady` throws the HttpError a market answers while it cannot trade (425, or 503 after a halt). */
+export function marketDataRoutes(markets: MarketRegistry, books: BookCache, assertReady: (market: string) => void): Route[] {
+  /** A token whose shard has recovered. */
   const ready = (ref: TokenRef): TokenRef => {
-    const error = notReady(ref.market.conditionId);
-    if (error !== undefined) throw new HttpError(error.status, error.message);
+    assertReady(ref.market.conditionId);
     return ref;
   };
   /** BUY → the best bid, SELL → the best ask (ARCHITECTURE §10), as a decimal string or null. */

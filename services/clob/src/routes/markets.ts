@@ -62,14 +62,13 @@ export function marketDetail(market: MarketRecord, books: BookCache) {
 }
 
 /**
- * `notReady`: why a market cannot trade now (its shard recovers after a restart: 425, or trading
- * halted: 503). Listings carry live prices, so they wait for the shards like the book reads do,
- * rather than show every market at the 0.5 placeholder meanwhile.
+ * `assertReady` throws the HttpError a market answers while it cannot trade (its shard recovers
+ * after a restart: 425, or trading halted: 503). Listings carry live prices, so they wait for the
+ * shards like the book reads do, rather than show every market at the 0.5 placeholder meanwhile.
  */
-export function marketRoutes(markets: MarketRegistry, books: BookCache, notReady: (market: string) => { status: number; message: string } | undefined = () => undefined): Route[] {
+export function marketRoutes(markets: MarketRegistry, books: BookCache, assertReady: (market: string) => void = () => {}): Route[] {
   const ready = (market: MarketRecord) => {
-    const error = notReady(market.conditionId);
-    if (error !== undefined) throw new HttpError(error.status, error.message);
+    assertReady(market.conditionId);
     return market;
   };
   return immediate([

@@ -9,7 +9,6 @@ import type { MarketRegistry } from '../markets/market-registry.ts';
 import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
-import { ShardNotReadyError } from '../trading-core.ts';
 import { cursorPage } from './token-param.ts';
 
 const MAX_BATCH = 15;
@@ -20,7 +19,6 @@ const TYPE_NAMES = ['GTC', 'GTD', 'FOK', 'FAK'];
 
 function asUserError(error: unknown): never {
   if (error instanceof IntakeError) throw new HttpError(400, error.message);
-  if (error instanceof ShardNotReadyError) throw new HttpError(error.status, error.message);
   throw error;
 }
 
@@ -47,7 +45,7 @@ export function placeEach<T>(envelopes: unknown[], place: (envelope: unknown) =>
       try {
         return await place(envelope);
       } catch (error) {
-        const known = error instanceof IntakeError || error instanceof ShardNotReadyError || error instanceof HttpError;
+        const known = error instanceof IntakeError || error instanceof HttpError;
         if (!known) logFault(error);
         const errorMsg = known ? error.message : 'internal server error';
         return { success: false, errorMsg, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
