@@ -73,6 +73,15 @@ redis_answers() {
   ' "$1" "$2" 2>/dev/null
 }
 
+redis_wants_password() {
+  timeout 3 bash -c '
+    exec 3<>"/dev/tcp/$0/$1" || exit 1
+    printf "PING\r\n" >&3
+    IFS= read -r -t 2 reply <&3 || exit 1
+    case "$reply" in "-NOAUTH"*) exit 0 ;; *) exit 1 ;; esac
+  ' "$1" "$2" 2>/dev/null
+}
+
 wait_for() {
   local what=$1; shift
   local deadline=$((SECONDS + WAIT_SECONDS))
@@ -135,6 +144,11 @@ start_local_postgres() {
   remove_stale_postgres_pid "$datadir"
   say "postgres: starting cluster $version/$name (pg_ctlcluster)"
   if ! as_root pg_ctlcluster "$version" "$name" start </dev/null; then
+    # Running but not answering yet (crash recovery after a reboot, say): wait for it below.
+    if pg_lsclusters --no-header | awk -v v="$version" -v n="$name" '$1 == v && $2 == n { print $4 }' | grep -q online; then
+      say "postgres: cluster $version/$name is already running; waiting for it to answer"
+      return 0
+    fi
     [ -f "$logfile" ] && tail -n 20 "$logfile" >&2
     die "postgres cluster $version/$name did not start (log: $logfile)"
   fi
@@ -216,8 +230,14 @@ ensure_append_only() {
   command -v redis-cli >/dev/null 2>&1 || return 0
   mode=$(redis-cli -h 127.0.0.1 -p "$port" CONFIG GET appendonly 2>/dev/null | sed -n 2p) || true
   if [ "$mode" = no ]; then
-    redis-cli -h 127.0.0.1 -p "$port" CONFIG SET appendonly yes >/dev/null 2>&1 &&
-      say "redis: turned on appendonly" || say "redis: WARNING: could not turn on appendonly"
+    if redis-cli -h 127.0.0.1 -p "$port" CONFIG SET appendonly yes >/dev/null 2>&1; then
+      say "redis: turned on appendonly"
+      # Keep it across restarts where Redis runs from a config file (Debian's service does).
+      redis-cli -h 127.0.0.1 -p "$port" CONFIG REWRITE >/dev/null 2>&1 ||
+        say "redis: WARNING: could not write appendonly to its config file; set 'appendonly yes' there"
+    else
+      say "redis: WARNING: could not turn on appendonly"
+    fi
   fi
 }
 
@@ -241,12 +261,20 @@ ensure_redis() {
     redis_answers 127.0.0.1 "$port" || start_local_redis "$port"
   fi
   wait_for "redis on 127.0.0.1:$port" redis_answers 127.0.0.1 "$port"
+  if [[ "$REDIS_URL" != *@* ]] && redis_wants_password 127.0.0.1 "$port"; then
+    die "redis on 127.0.0.1:$port asks for a password: put it in PMX_REDIS_URL (redis://:password@127.0.0.1:$port)"
+  fi
   ensure_append_only "$port"
 }
 
 # --- main -----------------------------------------------------------------------------
 
-command -v node >/dev/null 2>&1 || die "node is not installed (pmx needs Node 20+)"
+command -v node >/dev/null 2>&1 || die "node is not installed (pmx needs Node 20.19+ or 22.12+)"
+# vite, under vitest, needs ^20.19 || >=22.12; say so here rather than fail in the test command.
+node -e '
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  process.exit((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22 ? 0 : 1);
+' || die "node $(node --version) is too old or unsupported: pmx needs Node 20.19+ or 22.12+"
 ensure_pnpm
 install_dependencies
 ensure_postgres

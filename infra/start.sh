@@ -11,10 +11,14 @@ if [ "${PMX_DEMO_DATA:-true}" = "true" ]; then
   pnpm --silent --filter @pmx/catalog load-demo
 fi
 
+# Each service in a process group of its own (job control), so that stopping one stops the whole
+# group: pnpm does not pass signals on, and killing only its pid left the node process running,
+# holding its port.
+set -m
 pids=()
 stop() {
   trap - INT TERM EXIT
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
 trap stop INT TERM EXIT

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash infra/setup.sh
-exec pnpm start
+exec bash infra/start.sh

@@ -22,9 +22,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await ingest?.close();
-  redis?.disconnect();
-  await h?.close();
+  try {
+    await ingest?.close();
+  } finally {
+    redis?.disconnect();
+    await h?.close(); // drops the database and the Redis prefix
+  }
 });
 
 afterEach(async () => {

@@ -22,10 +22,16 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ingest?.close();
-  redis?.disconnect();
-  await h?.close();
-  await dir?.remove();
+  try {
+    await ingest?.close();
+  } finally {
+    redis?.disconnect();
+    try {
+      await h?.close(); // drops the database and the Redis prefix
+    } finally {
+      await dir?.remove();
+    }
+  }
 });
 
 describe('trades and history through the front end', () => {

@@ -13,7 +13,7 @@ export interface OpenClickHouseOptions {
   url?: string;
   /**
    * chdb data directory, created if missing; relative paths resolve against the working
-   * directory. Default PMX_CLICKHOUSE_PATH's default, ./data/clickhouse.
+   * directory. Default PMX_CLICKHOUSE_PATH's default, data/clickhouse of the repository.
    *
    * chdb allows one data directory per process at a time: opening a second path while a client
    * on the first is open throws ("only one active data directory per process"). Several clients

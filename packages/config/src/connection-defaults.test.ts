@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectionSettings, defaults } from './connection-defaults.ts';
 
@@ -7,7 +8,7 @@ describe('connectionSettings', () => {
       pgUrl: defaults.PMX_PG_URL,
       redisUrl: defaults.PMX_REDIS_URL,
       clickhouseUrl: '',
-      clickhousePath: './data/clickhouse',
+      clickhousePath: fileURLToPath(new URL('../../../data/clickhouse', import.meta.url)),
       redisPrefix: 'pmx',
     });
   });

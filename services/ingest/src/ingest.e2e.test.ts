@@ -87,15 +87,24 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await ingest?.close();
-  for (const queue of queues) await queue.close();
-  redis?.disconnect();
-  await cleanupRedisPrefix(plain, prefix);
-  plain?.disconnect();
-  await ch?.close();
-  await dir?.remove();
-  await sql?.end({ timeout: 1 });
-  await db?.drop();
+  // Each step runs whatever the ones before did: a failed close must not leave the database,
+  // the Redis prefix or the ClickHouse folder behind.
+  const steps = [
+    () => ingest?.close(),
+    async () => {
+      for (const queue of queues) await queue.close();
+    },
+    () => redis?.disconnect(),
+    () => cleanupRedisPrefix(plain, prefix),
+    () => plain?.disconnect(),
+    () => ch?.close(),
+    () => dir?.remove(),
+    () => sql?.end({ timeout: 1 }),
+    () => db?.drop(),
+  ];
+  const failures: unknown[] = [];
+  for (const step of steps) await Promise.resolve().then(step).catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
 });
 
 const scenario: ShardJob[] = [];

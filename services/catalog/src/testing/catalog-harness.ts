@@ -40,19 +40,28 @@ let tokenCounter = 0;
 
 export async function startCatalog(env: Record<string, string> = {}, prepare?: (db: TestDatabase) => Promise<void>): Promise<CatalogHarness> {
   const db = await createTestDatabase();
-  await prepare?.(db);
   const operatorKey = randomBytes(16).toString('hex');
-  const config = loadCatalogConfig({
-    PMX_PG_URL: db.url,
-    PMX_CATALOG_PORT: '0',
-    PMX_OPERATOR_KEY: operatorKey,
-    PMX_CATALOG_PRICE_REFRESH_MS: '0',
-    PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
-    ...env,
-  });
-  const app = await createCatalogApp(config);
-  const listening = await app.listen();
-  const url = `http://127.0.0.1:${listening.port}`;
+  let app: Awaited<ReturnType<typeof createCatalogApp>> | undefined;
+  let url: string;
+  try {
+    await prepare?.(db);
+    const config = loadCatalogConfig({
+      PMX_PG_URL: db.url,
+      PMX_CATALOG_PORT: '0',
+      PMX_OPERATOR_KEY: operatorKey,
+      PMX_CATALOG_PRICE_REFRESH_MS: '0',
+      PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
+      ...env,
+    });
+    app = await createCatalogApp(config);
+    url = `http://127.0.0.1:${(await app.listen()).port}`;
+  } catch (error) {
+    // A failed start leaves no database behind.
+    await app?.close().catch(() => {});
+    await db.drop();
+    throw error;
+  }
+  const started = app;
 
   const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
     read(await fetch(`${url}${path}`, { method, body: init.body, headers: init.headers }));
@@ -60,7 +69,7 @@ export async function startCatalog(env: Record<string, string> = {}, prepare?: (
   return {
     url,
     db,
-    app,
+    app: started,
     operatorKey,
     get: (path, headers) => send('GET', path, { headers }),
     send,
@@ -81,8 +90,11 @@ export async function startCatalog(env: Record<string, string> = {}, prepare?: (
       return { conditionId, tokens };
     },
     async close() {
-      await app.close();
-      await db.drop();
+      try {
+        await started.close();
+      } finally {
+        await db.drop();
+      }
     },
   };
 }

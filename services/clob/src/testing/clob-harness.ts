@@ -31,11 +31,13 @@ export interface Harness {
 
 let counter = 0;
 
-export async function startClob(env: Record<string, string> = {}): Promise<Harness> {
+/** `onDatabase`: told the test database's name (the harness's own test checks it is dropped). */
+export async function startClob(env: Record<string, string> = {}, onDatabase?: (name: string) => void): Promise<Harness> {
   const db: TestDatabase = await createTestDatabase();
+  onDatabase?.(db.name);
   const prefix = testRedisPrefix();
   const operatorKey = randomBytes(16).toString('hex');
-  const config = loadClobConfig({
+  const config = () => loadClobConfig({
     PMX_PG_URL: db.url,
     PMX_REDIS_URL: testkitConfig.redisUrl,
     PMX_REDIS_PREFIX: prefix.slice(0, -1),
@@ -47,12 +49,33 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
     ...env,
   });
   const boot = async () => {
-    const app = await createClobApp(config);
-    const listening = await app.listen();
-    await app.ready;
-    return { app, url: `http://127.0.0.1:${listening.port}`, directUrl: `http://127.0.0.1:${listening.directPort}` };
+    const app = await createClobApp(config());
+    try {
+      const listening = await app.listen();
+      await app.ready;
+      return { app, url: `http://127.0.0.1:${listening.port}`, directUrl: `http://127.0.0.1:${listening.directPort}` };
+    } catch (error) {
+      await app.close().catch(() => {});
+      throw error;
+    }
   };
-  const booted = await boot();
+  /** The database and the Redis prefix go whatever else fails (a failed start leaves nothing). */
+  const cleanup = async () => {
+    const redis = new Redis(testkitConfig.redisUrl);
+    try {
+      await cleanupRedisPrefix(redis, prefix);
+    } finally {
+      redis.disconnect();
+      await db.drop();
+    }
+  };
+  let booted: Awaited<ReturnType<typeof boot>>;
+  try {
+    booted = await boot();
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
 
   const operator = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${harness.url}${path}`, {
@@ -114,11 +137,11 @@ export async function startClob(env: Record<string, string> = {}): Promise<Harne
       Object.assign(harness, await boot());
     },
     async close() {
-      await harness.app.close();
-      const redis = new Redis(testkitConfig.redisUrl);
-      await cleanupRedisPrefix(redis, prefix);
-      redis.disconnect();
-      await db.drop();
+      try {
+        await harness.app.close();
+      } finally {
+        await cleanup();
+      }
     },
   };
   return harness;
