@@ -7,8 +7,8 @@ import { clobRateLimits } from './rate-limits.ts';
 
 const KEY = { apiKey: '5f0c7e2a-0000-4000-8000-000000000001', address: '0xa', nonce: '0', secret: 's', passphrase: 'p' };
 
-function ctx(ip: string, apiKey?: typeof KEY): RequestContext<ApiKeyLocals> {
-  return { ip, route: { method: 'DELETE', path: '/order' }, locals: apiKey === undefined ? {} : { apiKey } } as unknown as RequestContext<ApiKeyLocals>;
+function ctx(ip: string, apiKey?: typeof KEY, route = { method: 'DELETE', path: '/order' }): RequestContext<ApiKeyLocals> {
+  return { ip, route, locals: apiKey === undefined ? {} : { apiKey } } as unknown as RequestContext<ApiKeyLocals>;
 }
 
 /** A route's hooks, run in order as the route runner runs them. */
@@ -49,5 +49,25 @@ describe('clob rate limits per API key', () => {
     for (let i = 0; i < 2400; i++) expect(await status(() => edge(ctx('10.3.0.1')))).toBe(200);
     expect(await status(() => edge(ctx('10.3.0.1')))).toBe(429);
     expect(await status(() => edge(ctx('10.3.0.2')))).toBe(200);
+  });
+
+  it('count a request an endpoint cap refuses in no window: polling a capped endpoint leaves the rest of the API open', async () => {
+    const limits = clobRateLimits();
+    const edge = async (c: RequestContext<ApiKeyLocals>) => {
+      for (const hook of limits.edge) await hook(c);
+    };
+    const health = { method: 'GET', path: '/' };
+    const book = { method: 'GET', path: '/book' };
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 6000; i++) {
+      const s = await status(() => edge(ctx('10.4.0.1', undefined, health)));
+      statuses.set(s, (statuses.get(s) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 50, 429: 5950 });
+    expect(await status(() => edge(ctx('10.4.0.1', undefined, book)))).toBe(200);
+    // The general window still holds across routes: 5000 in all.
+    const other = { method: 'GET', path: '/tick-size' };
+    for (let i = 0; i < 4949; i++) await edge(ctx('10.4.0.1', undefined, other));
+    expect(await status(() => edge(ctx('10.4.0.1', undefined, other)))).toBe(429);
   });
 });

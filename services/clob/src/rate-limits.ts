@@ -52,13 +52,17 @@ export interface ClobRateLimits {
 export function clobRateLimits(): ClobRateLimits {
   const byIp = (ctx: RequestContext<any>) => ctx.ip;
   const byApiKey = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey?.apiKey;
-  const general = rateLimitHook({ limiters: [perWindow(5000)], key: byIp });
+  // One hook per route holding the general window and the route's own: a request one window
+  // refuses is counted in none (as two hooks, a request the endpoint cap refused had already used
+  // up the general budget, and a client polling a capped endpoint locked itself out of the API).
+  const general = perWindow(5000);
+  const generalOnly = rateLimitHook({ limiters: [general], key: byIp });
   const endpoint = new Map<string, Hook<any>>();
   const perKey = new Map<string, Hook<ApiKeyLocals>>();
-  for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [perWindow(cap)], key: byIp }));
+  for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [general, perWindow(cap)], key: byIp }));
   for (const kind of ['place', 'cancel'] as const) {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
-    const ipHook = rateLimitHook({ limiters: windows(), key: byIp });
+    const ipHook = rateLimitHook({ limiters: [general, ...windows()], key: byIp });
     const keyHook = rateLimitHook({ limiters: windows(), key: byApiKey });
     for (const [route, which] of Object.entries(TRADING_WRITES)) {
       if (which !== kind) continue;
@@ -68,7 +72,7 @@ export function clobRateLimits(): ClobRateLimits {
   }
   const routeOf = (ctx: RequestContext<any>) => `${ctx.route.method} ${ctx.route.path}`;
   return {
-    edge: [general, (ctx) => endpoint.get(routeOf(ctx))?.(ctx)],
+    edge: [(ctx) => (endpoint.get(routeOf(ctx)) ?? generalOnly)(ctx)],
     perKey: (ctx) => perKey.get(routeOf(ctx))?.(ctx),
   };
 }
