@@ -94,6 +94,9 @@ describe('routing', () => {
     const handler = () => ({ body: null });
     expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/a/:x', handler }, { method: 'GET', path: '/a/:y', handler }] })).toThrow(/two routes/);
     expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: 'a', handler }] })).toThrow(/must start/);
+    // uWS would answer GET /m/special with the 405 of POST /m/special, never reaching GET /m/:id.
+    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/m/:id', handler }, { method: 'POST', path: '/m/special', handler }] })).toThrow(/overlap but serve different methods/);
+    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/m/:id', handler }, { method: 'GET', path: '/m/special', handler }, { method: 'GET', path: '/n/:id/x', handler }] })).not.toThrow();
   });
 });
 

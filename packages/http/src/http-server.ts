@@ -95,6 +95,27 @@ function validate(routes: readonly Route<any>[]): void {
     if (seen.has(key)) throw new Error(`@pmx/http: two routes for ${key}`);
     seen.add(key);
   }
+  // uWS matches a static segment before a parameter and before the method, so the 405 catch-all
+  // of /a/b would answer a method that only /a/:x serves: paths that overlap must serve the same.
+  const methods = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const shape = patternShape(route.path);
+    methods.set(shape, (methods.get(shape) ?? new Set()).add(route.method));
+  }
+  const shapes = [...methods.keys()];
+  for (const [i, a] of shapes.entries()) {
+    for (const b of shapes.slice(i + 1)) {
+      const same = [...methods.get(a)!].sort().join() === [...methods.get(b)!].sort().join();
+      if (!same && overlap(a, b)) throw new Error(`@pmx/http: ${a} and ${b} overlap but serve different methods (uWS would answer 405 for one of them)`);
+    }
+  }
+}
+
+/** Whether some path matches both patterns (segment by segment, a parameter matches anything). */
+function overlap(a: string, b: string): boolean {
+  const x = a.split('/');
+  const y = b.split('/');
+  return x.length === y.length && x.every((segment, i) => segment === y[i] || segment === ':' || y[i] === ':');
 }
 
 export function createHttpServer<L extends Locals = Record<string, unknown>>(options: HttpServerOptions<L>): HttpServer {
