@@ -47,7 +47,8 @@ async function removeStaleSockets(): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const pid = SOCKET_NAME.exec(name)?.[1];
-      if (pid !== undefined && !alive(Number(pid))) await rm(join(tmpdir(), name), { force: true });
+      // Best effort: one we may not remove (another user's, in a sticky /tmp) must not stop the start.
+      if (pid !== undefined && !alive(Number(pid))) await rm(join(tmpdir(), name), { force: true }).catch(() => {});
     }),
   );
 }
