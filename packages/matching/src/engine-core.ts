@@ -55,6 +55,13 @@ export class EngineCore {
   /** First open order slot per owner; owners are dense integers interned by the caller. */
   private ownerHead = new Int32Array(1024).fill(NONE);
   private readonly expiry = new ExpiryHeap();
+  /** Open GTD orders: the heap may hold more (entries of orders gone, skipped lazily) but not far more. */
+  private liveGtd = 0;
+
+  /** Entries in the expiry heap, stale ones included (diagnostics: it stays near the open GTD count). */
+  get expiryEntries(): number {
+    return this.expiry.size;
+  }
   protected seq = 0;
   protected nextOrderId = 1;
   private events: EngineEvent[] = [];
@@ -299,7 +306,10 @@ export class EngineCore {
     if (head !== NONE) o.ownerPrev[head] = slot;
     this.ownerHead[owner] = slot;
     this.slotById.set(orderId, slot);
-    if (expiresAt > 0) this.expiry.push(expiresAt, orderId);
+    if (expiresAt > 0) {
+      this.expiry.push(expiresAt, orderId);
+      this.liveGtd++;
+    }
   }
 
   private removeResting(slot: number, reason: CancelReason, now: number): void {
@@ -318,6 +328,12 @@ export class EngineCore {
     if (prev !== NONE) o.ownerNext[prev] = next;
     else this.ownerHead[o.owner[slot]] = next;
     this.slotById.delete(o.id[slot]);
+    if (o.expiresAt[slot] > 0) {
+      this.liveGtd--;
+      // Entries of orders cancelled or filled before their time would otherwise stay until that
+      // time (up to year 9999): place-and-cancel of far GTDs would grow the heap without bound.
+      if (this.expiry.size > 2 * this.liveGtd + 1024) this.expiry.retain((id) => this.slotById.get(id) !== undefined);
+    }
     o.release(slot);
   }
 

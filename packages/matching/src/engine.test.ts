@@ -257,6 +257,21 @@ describe('order types', () => {
     expect(engine.book(market, 0).bids).toEqual([]);
   });
 
+  it('forgets the expiry of GTDs cancelled long before their time, and still expires the rest in order', () => {
+    const { engine, market } = setup();
+    engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 9000, owner: 3, price: 40 }), 1);
+    engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 8000, owner: 3, price: 41 }), 1);
+    for (let i = 0; i < 20_000; i++) {
+      const placed = engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 253_402_300_799_000, owner: 4, price: 30 }), 2);
+      if (!placed.ok) throw new Error('refused');
+      engine.cancel(placed.orderId, 2);
+    }
+    expect(engine.expiryEntries).toBeLessThan(2 * 2 + 1024 + 1);
+    engine.takeEvents();
+    expect(engine.expire(10_000)).toBe(2);
+    expect(engine.takeEvents().map((e) => e.type === 'expired' && e.orderId)).toEqual([2, 1]);
+  });
+
   it('an expired GTD never matches, even before anyone calls expire', () => {
     const { engine, market } = setup();
     engine.place(order(market, { side: Side.SELL, orderType: OrderType.GTD, expiresAt: 5000, owner: 3 }), 1000);

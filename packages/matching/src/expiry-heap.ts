@@ -55,6 +55,15 @@ export class ExpiryHeap {
     ids[i] = lastId;
   }
 
+  /** Keeps only the entries whose id passes `keep`, still a heap (a sorted array is one). */
+  retain(keep: (id: number) => boolean): void {
+    const kept: [number, number][] = [];
+    for (let i = 0; i < this.ids.length; i++) if (keep(this.ids[i]!)) kept.push([this.times[i]!, this.ids[i]!]);
+    kept.sort((a, b) => (this.less(a[0], a[1], b[0], b[1]) ? -1 : 1));
+    this.times = kept.map((entry) => entry[0]);
+    this.ids = kept.map((entry) => entry[1]);
+  }
+
   clear(): void {
     this.times = [];
     this.ids = [];
