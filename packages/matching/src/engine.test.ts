@@ -225,6 +225,21 @@ describe('order types', () => {
     });
   });
 
+  for (const restingElsewhere of [0, 300]) {
+    it(`FOK counts others' liquidity exactly, its own orders on the same levels not (taker with ${restingElsewhere} other resting orders)`, () => {
+      const { engine, market } = setup();
+      // Far bids of the taker: past 256 resting orders the engine walks the crossed orders instead.
+      for (let i = 0; i < restingElsewhere; i++) engine.place(order(market, { price: 10, size: 5 * TOKEN, owner: 2 }), 1);
+      engine.place(order(market, { side: Side.SELL, price: 55, size: 6 * TOKEN, owner: 3 }), 1);
+      engine.place(order(market, { side: Side.SELL, price: 55, size: 7 * TOKEN, owner: 2 }), 1);
+      engine.place(order(market, { side: Side.SELL, price: 56, size: 5 * TOKEN, owner: 4 }), 1);
+      engine.place(order(market, { token: 1, side: Side.BUY, price: 43, size: 5 * TOKEN, owner: 2 }), 1); // an ask at 57, its own
+      // Others offer 11 up to 56: 11 fills, 12 does not, whatever the taker's own 12 there.
+      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: 12 * TOKEN, owner: 2 }), 2)).toEqual({ ok: false, reason: 'fok-not-filled' });
+      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: 11 * TOKEN, owner: 2 }), 3)).toMatchObject({ ok: true, status: 'matched', filled: 11 * TOKEN });
+    });
+  }
+
   it('FAK fills what it can and cancels the rest', () => {
     const { engine, market } = setup();
     engine.place(order(market, { side: Side.SELL, price: 55, size: 6 * TOKEN, owner: 10 }), 1);
