@@ -47,8 +47,10 @@ export interface OpenOrder {
   acceptedAt: number;
 }
 
-/** A taker with at most this many resting orders has them subtracted from level depths (fillable). */
-const OWN_ORDERS_WALKED = 256;
+/** fillable: crossed orders walked one by one before level depths are used instead. */
+const CROSSED_ORDERS_WALKED = 256;
+/** fillable: a taker with at most this many resting orders has them taken off level depths. */
+const OWN_ORDERS_SUBTRACTED = 256;
 
 export class EngineCore {
   protected readonly markets: MarketState[] = [];
@@ -197,36 +199,43 @@ export class EngineCore {
   /**
    * Base units a taker could fill, at least up to `wanted`, against the other side, less its own
    * orders there (which self-trade prevention would cancel, not fill). A refused FOK/FAK changes
-   * nothing and can be repeated at will, so this must be cheap. A taker with few resting orders
-   * (the usual case) sums the crossed levels' depths and takes its own crossing orders off: the
-   * cost is the levels crossed plus its own orders, where walking every crossed order cost ≈ 3 ms
-   * against a deep book. One with many resting orders walks the crossed orders, as before.
+   * nothing and can be repeated at will, so this must stay cheap against a deep book. It walks the
+   * crossed orders (usually a few settle it); past CROSSED_ORDERS_WALKED of them, a taker with few
+   * resting orders instead sums the crossed levels' depths and takes its own crossing orders off:
+   * the cost is then the levels crossed plus its own orders, where walking every crossed order
+   * cost ≈ 3 ms against a deep book.
    */
   private fillable(market: number, levels: PriceLevels, bookSide: number, limit: number, owner: number, wanted: number): number {
     const o = this.orders;
     const opp = bookSide ^ 1;
     const first = opp === ASK ? levels.bestAsk : levels.bestBid;
-    const crossing = (price: number) => (opp === ASK ? price <= limit : price >= limit && price !== 0);
-    const mine = owner < this.ownerCount.length ? this.ownerCount[owner] : 0;
     let total = 0;
-    if (mine <= OWN_ORDERS_WALKED) {
-      let own = 0;
-      for (let slot = mine > 0 ? this.ownerHead[owner] : NONE; slot !== NONE; slot = o.ownerNext[slot]) {
-        if (o.market[slot] === market && o.bookSide[slot] === opp && crossing(o.price[slot])) own += o.remaining[slot];
-      }
-      for (let price = first; crossing(price); price = levels.nextLevel(opp, price)) {
-        total += levels.depth[opp][price];
-        if (total - own >= wanted) break;
-      }
-      return total - own;
-    }
-    for (let price = first; crossing(price); price = levels.nextLevel(opp, price)) {
+    let walked = 0;
+    for (let price = first; opp === ASK ? price <= limit : price >= limit && price !== 0; price = levels.nextLevel(opp, price)) {
       for (let slot = levels.head[opp][price]; slot !== NONE; slot = o.next[slot]) {
         if (o.owner[slot] !== owner) total += o.remaining[slot];
         if (total >= wanted) return total;
+        if (++walked === CROSSED_ORDERS_WALKED && (owner < this.ownerCount.length ? this.ownerCount[owner] : 0) <= OWN_ORDERS_SUBTRACTED) {
+          return this.fillableByDepth(market, levels, opp, first, limit, owner, wanted);
+        }
       }
     }
     return total;
+  }
+
+  private fillableByDepth(market: number, levels: PriceLevels, opp: number, first: number, limit: number, owner: number, wanted: number): number {
+    const o = this.orders;
+    const crossing = (price: number) => (opp === ASK ? price <= limit : price >= limit && price !== 0);
+    let own = 0;
+    for (let slot = owner < this.ownerHead.length ? this.ownerHead[owner]! : NONE; slot !== NONE; slot = o.ownerNext[slot]) {
+      if (o.market[slot] === market && o.bookSide[slot] === opp && crossing(o.price[slot])) own += o.remaining[slot];
+    }
+    let total = 0;
+    for (let price = first; crossing(price); price = levels.nextLevel(opp, price)) {
+      total += levels.depth[opp][price];
+      if (total - own >= wanted) break;
+    }
+    return total - own;
   }
 
   /** Walks the other side best first while it crosses; returns the base units filled. */

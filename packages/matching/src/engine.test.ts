@@ -225,18 +225,20 @@ describe('order types', () => {
     });
   });
 
-  for (const restingElsewhere of [0, 300]) {
-    it(`FOK counts others' liquidity exactly, its own orders on the same levels not (taker with ${restingElsewhere} other resting orders)`, () => {
-      const { engine, market } = setup();
-      // Far bids of the taker: past 256 resting orders the engine walks the crossed orders instead.
+  for (const [restingElsewhere, makers] of [[0, 2], [0, 80], [300, 80]] as const) {
+    it(`FOK counts others' liquidity exactly, not its own orders on the same levels (${makers} makers; taker with ${restingElsewhere} other resting orders)`, () => {
+      const { engine, market } = setup('0.01', 1);
+      // Past 64 crossed orders, a taker with at most 256 resting orders is judged by level depths;
+      // with more (far bids here), by walking on.
       for (let i = 0; i < restingElsewhere; i++) engine.place(order(market, { price: 10, size: 5 * TOKEN, owner: 2 }), 1);
-      engine.place(order(market, { side: Side.SELL, price: 55, size: 6 * TOKEN, owner: 3 }), 1);
+      const each = 200_000; // 0.2 token, a lot multiple
+      const others = makers * each;
+      for (let i = 0; i < makers; i++) engine.place(order(market, { side: Side.SELL, price: i % 2 === 0 ? 55 : 56, size: each, owner: 3 + i }), 1);
       engine.place(order(market, { side: Side.SELL, price: 55, size: 7 * TOKEN, owner: 2 }), 1);
-      engine.place(order(market, { side: Side.SELL, price: 56, size: 5 * TOKEN, owner: 4 }), 1);
       engine.place(order(market, { token: 1, side: Side.BUY, price: 43, size: 5 * TOKEN, owner: 2 }), 1); // an ask at 57, its own
-      // Others offer 11 up to 56: 11 fills, 12 does not, whatever the taker's own 12 there.
-      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: 12 * TOKEN, owner: 2 }), 2)).toEqual({ ok: false, reason: 'fok-not-filled' });
-      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: 11 * TOKEN, owner: 2 }), 3)).toMatchObject({ ok: true, status: 'matched', filled: 11 * TOKEN });
+      // What others offer up to 57 fills; a lot more does not, whatever the taker's own 12 there.
+      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others + 10_000, owner: 2 }), 2)).toEqual({ ok: false, reason: 'fok-not-filled' });
+      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others, owner: 2 }), 3)).toMatchObject({ ok: true, status: 'matched', filled: others });
     });
   }
 
