@@ -3,6 +3,8 @@
 // business outcomes are returned as values, and every state change is emitted as an event.
 
 import { ExpiryHeap } from './expiry-heap.ts';
+import { OwnerIndex } from './owner-index.ts';
+import { fillable } from './fill-check.ts';
 import { validateOrder } from './order-validation.ts';
 import { IdIndex } from './id-index.ts';
 import { OrderStore } from './order-store.ts';
@@ -47,20 +49,13 @@ export interface OpenOrder {
   acceptedAt: number;
 }
 
-/** fillable: crossed orders walked one by one before level depths are used instead. */
-const CROSSED_ORDERS_WALKED = 256;
-/** fillable: a taker with at most this many resting orders has them taken off level depths. */
-const OWN_ORDERS_SUBTRACTED = 256;
-
 export class EngineCore {
   protected readonly markets: MarketState[] = [];
   private readonly marketByKey = new Map<string, number>();
   protected readonly orders = new OrderStore();
   protected readonly slotById = new IdIndex();
   /** First open order slot per owner; owners are dense integers interned by the caller. */
-  private ownerHead = new Int32Array(1024).fill(NONE);
-  /** Resting orders per owner (to choose how a FOK/FAK counts what it could fill). */
-  private ownerCount = new Int32Array(1024);
+  private readonly owners = new OwnerIndex(this.orders);
   private readonly expiry = new ExpiryHeap();
   /** Open GTD orders: the heap may hold more (entries of orders gone, skipped lazily) but not far more. */
   private liveGtd = 0;
@@ -130,7 +125,7 @@ export class EngineCore {
     if (order.postOnly && crosses) return reject('post-only-crosses');
     if (order.orderType === OrderType.FOK || order.orderType === OrderType.FAK) {
       const wanted = order.orderType === OrderType.FOK ? order.size : 1;
-      if (!crosses || this.fillable(order.market, levels, bookSide, limit, order.owner, wanted) < wanted) {
+      if (!crosses || fillable(this.orders, this.owners, levels, order.market, bookSide ^ 1, limit, order.owner, wanted) < wanted) {
         return reject(order.orderType === OrderType.FOK ? 'fok-not-filled' : 'fak-no-match');
       }
     }
@@ -177,7 +172,7 @@ export class EngineCore {
     this.expireDue(now);
     const o = this.orders;
     const slots: number[] = [];
-    for (let slot = owner < this.ownerHead.length ? this.ownerHead[owner] : NONE; slot !== NONE; slot = o.ownerNext[slot]) {
+    for (let slot = this.owners.first(owner); slot !== NONE; slot = o.ownerNext[slot]) {
       if (market === undefined || o.market[slot] === market) slots.push(slot);
     }
     slots.sort((a, b) => o.id[a] - o.id[b]);
@@ -194,48 +189,6 @@ export class EngineCore {
   openOrder(orderId: number): OpenOrder | undefined {
     const slot = this.slotById.get(orderId);
     return slot === undefined ? undefined : this.describe(slot);
-  }
-
-  /**
-   * Base units a taker could fill, at least up to `wanted`, against the other side, less its own
-   * orders there (which self-trade prevention would cancel, not fill). A refused FOK/FAK changes
-   * nothing and can be repeated at will, so this must stay cheap against a deep book. It walks the
-   * crossed orders (usually a few settle it); past CROSSED_ORDERS_WALKED of them, a taker with few
-   * resting orders instead sums the crossed levels' depths and takes its own crossing orders off:
-   * the cost is then the levels crossed plus its own orders, where walking every crossed order
-   * cost ≈ 3 ms against a deep book.
-   */
-  private fillable(market: number, levels: PriceLevels, bookSide: number, limit: number, owner: number, wanted: number): number {
-    const o = this.orders;
-    const opp = bookSide ^ 1;
-    const first = opp === ASK ? levels.bestAsk : levels.bestBid;
-    let total = 0;
-    let walked = 0;
-    for (let price = first; opp === ASK ? price <= limit : price >= limit && price !== 0; price = levels.nextLevel(opp, price)) {
-      for (let slot = levels.head[opp][price]; slot !== NONE; slot = o.next[slot]) {
-        if (o.owner[slot] !== owner) total += o.remaining[slot];
-        if (total >= wanted) return total;
-        if (++walked === CROSSED_ORDERS_WALKED && (owner < this.ownerCount.length ? this.ownerCount[owner] : 0) <= OWN_ORDERS_SUBTRACTED) {
-          return this.fillableByDepth(market, levels, opp, first, limit, owner, wanted);
-        }
-      }
-    }
-    return total;
-  }
-
-  private fillableByDepth(market: number, levels: PriceLevels, opp: number, first: number, limit: number, owner: number, wanted: number): number {
-    const o = this.orders;
-    const crossing = (price: number) => (opp === ASK ? price <= limit : price >= limit && price !== 0);
-    let own = 0;
-    for (let slot = owner < this.ownerHead.length ? this.ownerHead[owner]! : NONE; slot !== NONE; slot = o.ownerNext[slot]) {
-      if (o.market[slot] === market && o.bookSide[slot] === opp && crossing(o.price[slot])) own += o.remaining[slot];
-    }
-    let total = 0;
-    for (let price = first; crossing(price); price = levels.nextLevel(opp, price)) {
-      total += levels.depth[opp][price];
-      if (total - own >= wanted) break;
-    }
-    return total - own;
   }
 
   /** Walks the other side best first while it crosses; returns the base units filled. */
@@ -332,13 +285,7 @@ export class EngineCore {
     o.expiresAt[slot] = expiresAt;
     o.acceptedAt[slot] = acceptedAt;
     this.markets[market].levels.append(o, slot);
-    if (owner >= this.ownerHead.length) this.growOwners(owner);
-    const head = this.ownerHead[owner];
-    o.ownerPrev[slot] = NONE;
-    o.ownerNext[slot] = head;
-    if (head !== NONE) o.ownerPrev[head] = slot;
-    this.ownerHead[owner] = slot;
-    this.ownerCount[owner]++;
+    this.owners.link(slot, owner);
     this.slotById.set(orderId, slot);
     if (expiresAt > 0) {
       this.expiry.push(expiresAt, orderId);
@@ -356,12 +303,7 @@ export class EngineCore {
   private discard(slot: number): void {
     const o = this.orders;
     this.markets[o.market[slot]].levels.remove(o, slot);
-    const prev = o.ownerPrev[slot];
-    const next = o.ownerNext[slot];
-    if (next !== NONE) o.ownerPrev[next] = prev;
-    if (prev !== NONE) o.ownerNext[prev] = next;
-    else this.ownerHead[o.owner[slot]] = next;
-    this.ownerCount[o.owner[slot]]--;
+    this.owners.unlink(slot);
     this.slotById.delete(o.id[slot]);
     if (o.expiresAt[slot] > 0) {
       this.liveGtd--;
@@ -370,17 +312,6 @@ export class EngineCore {
       if (this.expiry.size > 2 * this.liveGtd + 1024) this.expiry.retain((id) => this.slotById.get(id) !== undefined);
     }
     o.release(slot);
-  }
-
-  private growOwners(owner: number): void {
-    let length = this.ownerHead.length;
-    while (length <= owner) length *= 2;
-    const grown = new Int32Array(length).fill(NONE);
-    grown.set(this.ownerHead);
-    this.ownerHead = grown;
-    const counts = new Int32Array(length);
-    counts.set(this.ownerCount);
-    this.ownerCount = counts;
   }
 
   private emitCancelled(orderId: number, market: number, owner: number, remaining: number, reason: CancelReason, now: number): void {
