@@ -54,7 +54,7 @@ export class EngineCore {
   private readonly marketByKey = new Map<string, number>();
   protected readonly orders = new OrderStore();
   protected readonly slotById = new IdIndex();
-  /** First open order slot per owner; owners are dense integers interned by the caller. */
+  /** Each owner's open orders and their count; owners are dense integers interned by the caller. */
   private readonly owners = new OwnerIndex(this.orders);
   private readonly expiry = new ExpiryHeap();
   /** Open GTD orders: the heap may hold more (entries of orders gone, skipped lazily) but not far more. */
