@@ -18,7 +18,7 @@ export type MatchKind = (typeof MatchKind)[keyof typeof MatchKind];
 /** Sizes are base units (6 decimals); every size is a whole number of lots of 0.01 token. */
 export const BASE_UNITS_PER_TOKEN = 1_000_000;
 export const LOT = 10_000;
-/** Largest order size accepted: 10^9 tokens keeps every product below 2^53. */
+/** Largest order size accepted: 10^9 tokens (10^15 base units; collateralFor divides before it multiplies). */
 export const MAX_SIZE = 1_000_000_000 * BASE_UNITS_PER_TOKEN;
 
 /** The tick sizes a market may use, and how many ticks make one unit of collateral. */
