@@ -1,6 +1,7 @@
 // Public surface of @pmx/testkit, the helpers other packages' tests use to isolate themselves.
-export { createTestDatabase, type TestDatabase } from './test-database.ts';
+export { createTestDatabase, testDatabaseName, type TestDatabase } from './test-database.ts';
 export { testRedisPrefix, cleanupRedisPrefix, type RedisKeyCleaner } from './redis-prefix.ts';
 export { createTempDir, type TempDir } from './temp-dir.ts';
 export { testkitConfig } from './config.ts';
+export { sweepLeftovers, type Swept } from './sweep-leftovers.ts';
 export { Trader, limit, CHAIN_ID, EXCHANGE, type Credentials, type OrderSpec, type Response } from './trader.ts';

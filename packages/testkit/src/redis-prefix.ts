@@ -1,6 +1,7 @@
 // A unique Redis key prefix per test, and removal of every key under it, so tests share one
 // Redis server without seeing each other's keys.
 import { randomBytes } from 'node:crypto';
+import { ownerTag } from './owner-tag.ts';
 
 /**
  * The two commands cleanup needs, typed as ioredis declares them. Pass a client without a
@@ -17,9 +18,11 @@ export interface RedisKeyCleaner {
   del(...keys: string[]): Promise<number>;
 }
 
-/** e.g. `pmxtest:3f9a1c0b7e2d:` */
+export const TEST_REDIS_PREFIX = 'pmxtest:';
+
+/** e.g. `pmxtest:o3fa9p12345_3f9a1c0b7e2d:` (the owner tag lets a later run sweep it up). */
 export function testRedisPrefix(): string {
-  return `pmxtest:${randomBytes(6).toString('hex')}:`;
+  return `${TEST_REDIS_PREFIX}${ownerTag()}_${randomBytes(6).toString('hex')}:`;
 }
 
 /** Deletes every key that starts with `prefix`; returns how many it deleted. */

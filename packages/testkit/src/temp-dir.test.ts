@@ -6,10 +6,14 @@ import { createTempDir } from './temp-dir.ts';
 describe('createTempDir', () => {
   it('creates a fresh directory and removes it with its contents', async () => {
     const dir = await createTempDir();
-    expect(path.basename(dir.path)).toMatch(/^pmx-test-/);
+    expect(path.basename(dir.path)).toMatch(/^pmx-test-o[0-9a-f]{4}p[0-9]+-[A-Za-z0-9]{6}$/);
     writeFileSync(path.join(dir.path, 'f.txt'), 'x');
     await dir.remove();
     expect(existsSync(dir.path)).toBe(false);
     await dir.remove();
+  });
+
+  it('refuses a name the sweep of leftovers would not find', async () => {
+    await expect(createTempDir('scratch-')).rejects.toThrow(/must start with pmx-/);
   });
 });

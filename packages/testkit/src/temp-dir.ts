@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ownerTag } from './owner-tag.ts';
 
 export interface TempDir {
   path: string;
@@ -9,8 +10,11 @@ export interface TempDir {
   remove(): Promise<void>;
 }
 
+/** Every temp dir's name starts with `pmx-`; `namePrefix` must too, so the sweep can find it. */
 export async function createTempDir(namePrefix = 'pmx-test-'): Promise<TempDir> {
-  const dir = await mkdtemp(path.join(tmpdir(), namePrefix));
+  if (!namePrefix.startsWith('pmx-')) throw new Error(`createTempDir: name prefix ${namePrefix} must start with pmx-`);
+  // e.g. /tmp/pmx-test-o3fa9p12345-Ab12Cd (mkdtemp adds the last six characters)
+  const dir = await mkdtemp(path.join(tmpdir(), `${namePrefix}${ownerTag()}-`));
   return {
     path: dir,
     remove: () => rm(dir, { recursive: true, force: true }),

@@ -11,6 +11,7 @@ import {
   type Sql,
 } from '@pmx/db';
 import { testkitConfig } from './config.ts';
+import { ownerTag } from './owner-tag.ts';
 
 export interface TestDatabase {
   name: string;
@@ -22,13 +23,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const TEST_DATABASE_PREFIX = 'pmx_test_';
+export const TEST_DATABASE_PREFIX = 'pmx_test_';
+
+/** e.g. `pmx_test_o3fa9p12345_3f9a1c0b7e2d` (the owner tag lets a later run sweep it up). */
+export function testDatabaseName(): string {
+  return `${TEST_DATABASE_PREFIX}${ownerTag()}_${randomBytes(6).toString('hex')}`;
+}
 
 export async function createTestDatabase(
   options: { serverUrl?: string; postgres?: PostgresOptions } = {},
 ): Promise<TestDatabase> {
   const serverUrl = options.serverUrl ?? testkitConfig.pgUrl;
-  const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   await withServer(serverUrl, (admin) => createDatabase(admin, name));
   const url = databaseUrl(serverUrl, name);
   const sql = connectPostgres(url, { max: 4, ...options.postgres });
