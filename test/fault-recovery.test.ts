@@ -1,6 +1,7 @@
 // When the front end's state and the ledger part ways, with ingest running: an open order the
 // ledger's balances no longer cover is cancelled at recovery (and closed in the ledger), and a
-// shard reply the front end cannot apply halts trading (503) until a restart recovers.
+// shard reply the front end cannot apply halts trading (503) until a restart recovers; a
+// dead-man's switch that expires while a restart recovers fires once trading opens.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -16,7 +17,7 @@ let ingest: Ingest;
 let redis: Redis;
 
 beforeAll(async () => {
-  h = await startClob();
+  h = await startClob({ PMX_HEARTBEAT_TIMEOUT_MS: '1000' });
   redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
   ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
 }, 60_000);
@@ -114,5 +115,28 @@ describe('the front end and the ledger part ways', () => {
     expect((await alice.authed('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).body.balance).toBe(String(10n * USDC));
     expect((await bob.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.balance).toBe(String(5n * USDC));
     expect((await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.60', 5) })).body).toMatchObject({ success: true, status: 'live' });
+  });
+
+  it("fires a dead-man's switch that expired during recovery once trading opens", async () => {
+    const { yes } = await h.createMarket();
+    const mm = await trader(10n * USDC);
+    const quote = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    await ledgerStatus(quote, 'live');
+    // Ingest falls behind with one more event in a shard's queue, so the restart recovers slowly.
+    await ingest.close();
+    await (await trader(10n * USDC)).placeOrder({ tokenId: yes, ...limit('BUY', '0.10', 10) });
+    await h.restart({ waitReady: false });
+    mm.baseUrl = h.url;
+
+    // The bot re-arms after the restart, then dies; its switch expires while the shards recover.
+    expect((await mm.authed('POST', '/v1/heartbeats', { heartbeat_id: '' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // timeout 1 s, a sweep every 1 s
+    expect(h.app.core.allReady(2)).toBe(false);
+
+    ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+    await h.app.ready;
+    expect(await ledgerStatus(quote, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'user' });
+    expect((await mm.authed('GET', '/data/orders')).body.data).toEqual([]);
+    expect((await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(String(10n * USDC));
   });
 });

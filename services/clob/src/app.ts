@@ -123,6 +123,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   });
   const sweep = setInterval(() => {
     void shards.broadcast({ type: 'expire' }).catch(() => {});
+    // While shards recover, a key's orders are not all known yet and cancels would be refused:
+    // a switch that expires then stays armed and fires once trading opens.
+    if (!core.allReady(shards.count)) return;
     for (const key of heartbeats.takeExpired()) {
       orders.cancelAll({ apiKey: key }).then(
         (result) => {

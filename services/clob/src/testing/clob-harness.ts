@@ -24,8 +24,11 @@ export interface Harness {
   deposit(address: string, amount: bigint, asset?: string): Promise<void>;
   /** Risk invariants hold and every open order is covered by its reservation and on the book. */
   expectConsistent(): void;
-  /** Stops the app and starts a new one on the same database and queues (url and app change). */
-  restart(): Promise<void>;
+  /**
+   * Stops the app and starts a new one on the same database and queues (url and app change).
+   * `waitReady: false` returns once it listens, while its shards may still recover.
+   */
+  restart(options?: { waitReady?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,11 +51,11 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
     PMX_HISTORY: 'false',
     ...env,
   });
-  const boot = async () => {
+  const boot = async (waitReady = true) => {
     const app = await createClobApp(config());
     try {
       const listening = await app.listen();
-      await app.ready;
+      if (waitReady) await app.ready;
       return { app, url: `http://127.0.0.1:${listening.port}`, directUrl: `http://127.0.0.1:${listening.directPort}` };
     } catch (error) {
       await app.close().catch(() => {});
@@ -132,9 +135,9 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
       }
       expect(Object.fromEntries(open)).toEqual(Object.fromEntries(onBook));
     },
-    async restart() {
+    async restart(options = {}) {
       await harness.app.close();
-      Object.assign(harness, await boot());
+      Object.assign(harness, await boot(options.waitReady ?? true));
     },
     async close() {
       try {
