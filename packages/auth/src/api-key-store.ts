@@ -117,6 +117,11 @@ export class ApiKeyStore {
     return rows.map((r) => r.api_key);
   }
 
+  /** True once `delete` was called for the key in this process (also while it is under way). */
+  isDeleted(apiKey: string): boolean {
+    return this.deleted.has(apiKey);
+  }
+
   /** Refuses the key in this process from the moment it is called (keys are never reissued). */
   async delete(apiKey: string): Promise<boolean> {
     this.byKey.delete(apiKey);

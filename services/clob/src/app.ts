@@ -99,11 +99,22 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, known, {
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
+    keyDeleted: (apiKey) => keys.isDeleted(apiKey),
   });
   const heartbeats = new Heartbeats(config.heartbeatTimeoutMs);
   const routes = [
     ...healthRoutes(),
-    ...authRoutes(keys, wallet, apiKey),
+    ...authRoutes(keys, wallet, apiKey, {
+      // Its orders must be cancellable now: while shards recover, some are not known yet.
+      before: () => core.assertAllReady(shards.count),
+      after: async (key) => {
+        heartbeats.disarm(key);
+        const result = await orders.cancelAll({ apiKey: key });
+        const left = Object.keys(result.not_canceled).length;
+        if (result.canceled.length > 0) console.log(`clob: API key ${key} deleted: ${result.canceled.length} open orders cancelled`);
+        if (left > 0) console.warn(`clob: API key ${key} deleted: ${left} of its orders could not be cancelled: ${JSON.stringify(result.not_canceled)}`);
+      },
+    }),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),

@@ -1,9 +1,10 @@
 // Authentication end to end: level 1 (wallet signature) for API keys, level 2 (API key + HMAC)
 // for trading, the operator's bearer token — every failure a 401 in the simple shape.
 import { signL2 } from '@pmx/signing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { Trader } from '@pmx/testkit';
+import { SignatureCheck } from './orders/signature-check.ts';
+import { Trader, limit } from '@pmx/testkit';
 
 let h: Harness;
 
@@ -102,6 +103,41 @@ describe('level 2: API key and HMAC', () => {
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
     expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
+  });
+
+  it('cancels the open orders of a deleted key, and refuses its order still on the way', async () => {
+    const { yes } = await h.createMarket();
+    const owner = new Trader(h.url);
+    await owner.createApiKey(0);
+    await h.deposit(owner.address, 100n * 1_000_000n);
+    const resting = (await owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    // The same wallet's second key: its order stays.
+    const second = new Trader(h.url, undefined);
+    Object.assign(second, { account: owner.account });
+    await second.createApiKey(1);
+    const kept = (await second.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })).body.orderID as string;
+
+    // An order of the first key waits in its signature check (a busy verify pool) over the delete.
+    const verify = SignatureCheck.prototype.verify;
+    const spy = vi.spyOn(SignatureCheck.prototype, 'verify').mockImplementation(async function (this: SignatureCheck, ...args) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return verify.apply(this, args);
+    });
+    try {
+      const onTheWay = owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.35', 10) });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
+      const late = await onTheWay;
+      expect([late.status, late.body]).toEqual([401, { error: 'Unauthorized/Invalid api key' }]);
+    } finally {
+      spy.mockRestore();
+    }
+    const open = (await second.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id);
+    expect(open).toEqual([kept]);
+    expect(h.app.core.openOrders.get(resting)).toBeUndefined();
+    expect(h.app.core.risk.reserved(resting)).toBe(0);
+    expect((await second.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(String(97n * 1_000_000n));
+    h.expectConsistent();
   });
 
   it('takes a key only as issued, so no other spelling outlives its deletion', async () => {

@@ -41,6 +41,11 @@ export class Heartbeats {
     return { ok: true, heartbeatId: current.id };
   }
 
+  /** Disarms a key's switch (its key was deleted). */
+  disarm(apiKey: string): void {
+    this.armed.delete(apiKey);
+  }
+
   /** The keys silent past the timeout, disarmed: the caller cancels their orders. */
   takeExpired(): string[] {
     const at = this.now();

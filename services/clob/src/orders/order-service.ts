@@ -3,6 +3,7 @@
 // queued and applied. Cancels check ownership against the open orders.
 
 import { formatUnits } from '@pmx/codec';
+import { HttpError } from '@pmx/http';
 import { Side, type RejectReason } from '@pmx/matching';
 import type { ApiKeyRecord } from '@pmx/auth';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
@@ -51,6 +52,8 @@ export interface OrderServiceOptions {
   exchangeAddress: string;
   negRiskExchangeAddress: string;
   now?: () => number;
+  /** True for an API key deleted since the request's auth: its order is refused (401). */
+  keyDeleted?: (apiKey: string) => boolean;
 }
 
 export class OrderService {
@@ -93,8 +96,10 @@ export class OrderService {
     const terms = checkOrderTerms(order, orderId, this.now());
     const seen = this.known.has(orderId, order.signedAt);
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
-    // Trading may have halted while this order waited for its signature or the ledger.
+    // Trading may have halted, or the key been deleted (which cancels its orders), while this
+    // order waited for its signature or the ledger.
     this.core.assertReady(order.market.conditionId);
+    if (this.options.keyDeleted?.(key.apiKey) === true) throw new HttpError(401, 'Unauthorized/Invalid api key');
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
     const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, { side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });

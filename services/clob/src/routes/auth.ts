@@ -7,7 +7,17 @@ import type { ApiKeyLocals, WalletLocals } from '@pmx/auth';
 
 const credentials = (record: ApiKeyRecord) => ({ apiKey: record.apiKey, secret: record.secret, passphrase: record.passphrase });
 
-export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKey: Hook<ApiKeyLocals>): Route<any>[] {
+/**
+ * What a key's deletion does besides: the trading front end checks it can (`before` throws to
+ * refuse) and then cancels the key's open orders (`after`, before the answer), since nothing
+ * could cancel them once the key is gone.
+ */
+export interface KeyDeletion {
+  before(apiKey: string): void;
+  after(apiKey: string): Promise<void>;
+}
+
+export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKey: Hook<ApiKeyLocals>, deletion?: KeyDeletion): Route<any>[] {
   const walletRoutes: Route<WalletLocals>[] = [
     {
       method: 'POST',
@@ -44,7 +54,10 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
       path: '/auth/api-key',
       options: { before: [apiKey] },
       handler: async (ctx) => {
-        await store.delete(ctx.locals.apiKey!.apiKey);
+        const key = ctx.locals.apiKey!.apiKey;
+        deletion?.before(key);
+        await store.delete(key);
+        await deletion?.after(key);
         return { body: 'OK' };
       },
     },
