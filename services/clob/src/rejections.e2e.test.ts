@@ -265,6 +265,16 @@ describe('hostile input', () => {
     for (const date of ['2024-02-29', '2026-12-31T12:00:00Z', '2026-12-31T12:00:00.123+02:00']) {
       expect((await h.operator('POST', '/operator/markets', newMarket({ end_date_iso: date }))).status).toBe(201);
     }
+    // Two creations at once sharing a token, in different columns: both passed the in-memory
+    // check and both went in; orders on the token then went to whichever market loaded last.
+    const shared = `8${randomBytes(8).readBigUInt64BE()}`;
+    const racing = [newMarket({}), newMarket({})];
+    racing[0]!.tokens[1]!.token_id = shared;
+    racing[1]!.tokens[0]!.token_id = shared;
+    const created = await Promise.all(racing.map((m) => h.operator('POST', '/operator/markets', m)));
+    expect(created.map((r) => r.status).sort()).toEqual([201, 400]);
+    expect(created.find((r) => r.status === 400)!.body.error).toBe('a market with this condition id or token id exists');
+    expect(await h.sql`SELECT condition_id FROM markets WHERE ${shared} IN (token0, token1)`).toHaveLength(1);
     // Two deposits that each fit under 2^53 but not together: one is refused before it is written
     // (both used to be written, and the second then failed to credit: a 500 for a committed deposit).
     const whale = `0x${randomBytes(20).toString('hex')}`;

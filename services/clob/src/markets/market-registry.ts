@@ -117,6 +117,8 @@ function fromRow(row: MarketRow): MarketRecord {
   };
 }
 
+const UNIQUE_VIOLATION = '23505';
+
 export class MarketRegistry {
   private readonly byCondition = new Map<string, MarketRecord>();
   private readonly byToken = new Map<string, { market: MarketRecord; token: TokenIndex }>();
@@ -131,10 +133,24 @@ export class MarketRegistry {
     return this.ordered;
   }
 
-  /** Inserts a market; refuses a condition id or token id that exists already. */
+  /**
+   * Inserts a market; refuses a condition id or token id that exists already (also one a
+   * concurrent creation took: Postgres holds every token id once, in market_tokens).
+   */
   async create(market: NewMarket): Promise<MarketRecord | 'exists'> {
     if (this.byCondition.has(market.conditionId) || market.tokens.some((t) => this.byToken.has(t))) return 'exists';
-    const rows = await this.sql<MarketRow[]>`
+    const rows = await this.insert(market).catch((error: unknown) => {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return [];
+      throw error;
+    });
+    if (rows.length === 0) return 'exists';
+    const record = fromRow(rows[0]!);
+    this.remember(record);
+    return record;
+  }
+
+  private insert(market: NewMarket) {
+    return this.sql<MarketRow[]>`
       INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, neg_risk,
                            question_id, description, market_slug, end_date_iso, icon, image, tags)
       VALUES (${market.conditionId}, ${market.question}, ${market.tokens[0]}, ${market.tokens[1]}, ${market.outcomes[0]},
@@ -143,10 +159,6 @@ export class MarketRegistry {
               ${market.image ?? ''}, ${market.tags ?? []})
       ON CONFLICT DO NOTHING
       RETURNING *`;
-    if (rows.length === 0) return 'exists';
-    const record = fromRow(rows[0]!);
-    this.remember(record);
-    return record;
   }
 
   private remember(record: MarketRecord): void {
