@@ -282,6 +282,14 @@ describe('hostile input', () => {
     const statuses = (await Promise.all([h.operator('POST', '/operator/deposit', big), h.operator('POST', '/operator/deposit', big)])).map((r) => r.status);
     expect(statuses.sort()).toEqual([200, 400]);
     expect((await h.operator('GET', `/operator/balances?address=${whale}`)).body.balances[market.no].total).toBe(2 ** 52 + 1);
+    // The same to two addresses: the asset's total supply is bounded too.
+    const fresh = newMarket({});
+    expect((await h.operator('POST', '/operator/markets', fresh)).status).toBe(201);
+    const token = fresh.tokens[0]!.token_id;
+    const whales = [0, 1].map(() => `0x${randomBytes(20).toString('hex')}`);
+    const both = await Promise.all(whales.map((address) => h.operator('POST', '/operator/deposit', { address, asset: token, amount: String(2 ** 52 + 1) })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(await h.sql`SELECT address FROM operator_transfers WHERE asset = ${token}`).toHaveLength(1);
     await bad('/operator/deposit', { address: alice.address, amount: 5 }, /amount/);
     await bad('/operator/deposit', { address: 'nope', amount: '5' }, /address/);
     await bad('/operator/deposit', { address: alice.address, amount: '5', asset: '424242' }, /unknown token/);

@@ -6,7 +6,10 @@ import type { Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
 
 export class Funding {
-  /** Deposits written to Postgres but not yet credited, by address and asset. */
+  /**
+   * Headroom below 2^53 held per asset by transfers on their way to Postgres: deposits written but
+   * not yet credited, and withdrawals debited that a failed write would credit back.
+   */
   private readonly pending = new Map<string, number>();
 
   constructor(
@@ -17,19 +20,12 @@ export class Funding {
   /** False, and nothing written, when the deposit would take a total past exact integers. */
   async deposit(address: string, asset: string, amount: number): Promise<boolean> {
     const who = address.toLowerCase();
-    const key = `${who}\u0000${asset}`;
-    // Deposits still on their way to Postgres count: two that each fit but not together must not
-    // both be written, or the second could not be credited after its commit.
-    const inFlight = this.pending.get(key) ?? 0;
+    // Transfers of the asset still on their way count (to any address, since the asset's total
+    // supply is bounded too): two deposits that each fit but not together must not both be
+    // written, or the second could not be credited after its commit.
+    const inFlight = this.pending.get(asset) ?? 0;
     if (!Number.isSafeInteger(inFlight + amount) || !this.risk.canCredit(who, asset, inFlight + amount)) return false;
-    this.pending.set(key, inFlight + amount);
-    try {
-      await this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${amount})`;
-    } finally {
-      const left = this.pending.get(key)! - amount;
-      if (left === 0) this.pending.delete(key);
-      else this.pending.set(key, left);
-    }
+    await this.holding(asset, amount, () => this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${amount})`);
     this.risk.credit(who, asset, amount);
     return true;
   }
@@ -39,11 +35,22 @@ export class Funding {
     const who = address.toLowerCase();
     if (!this.risk.debit(who, asset, amount)) return false;
     try {
-      await this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${-amount})`;
+      await this.holding(asset, amount, () => this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${-amount})`);
     } catch (error) {
-      this.risk.credit(who, asset, amount);
+      this.risk.credit(who, asset, amount); // fits: deposits meanwhile left this amount free
       throw error;
     }
     return true;
+  }
+
+  private async holding(asset: string, amount: number, write: () => Promise<unknown>): Promise<void> {
+    this.pending.set(asset, (this.pending.get(asset) ?? 0) + amount);
+    try {
+      await write();
+    } finally {
+      const left = this.pending.get(asset)! - amount;
+      if (left === 0) this.pending.delete(asset);
+      else this.pending.set(asset, left);
+    }
   }
 }
