@@ -115,10 +115,32 @@ describe('KnownOrders', () => {
     await ledgerOrder('0xe2', clock - 2 * WINDOW);
     const rows = await db.sql<{ order_id: string; signed_at: string }[]>`SELECT order_id, signed_at FROM orders WHERE signed_at >= ${clock - WINDOW}`;
     const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
-    known.seed(rows.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })));
+    known.seed(rows.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })), clock - WINDOW);
     expect(known.has('0xe1', clock - 1000)).toBe(true);
     expect(rows.map((r) => r.order_id)).not.toContain('0xe2');
     expect(await known.has('0xe2', clock - 2 * WINDOW)).toBe(true);
+    // The wall clock steps back by a window: 0xe2's timestamp is inside it again, but it was not
+    // loaded, so the ledger is asked.
+    clock -= WINDOW;
+    const answer = known.has('0xe2', clock - WINDOW);
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(true);
+    clock += WINDOW;
+  });
+
+  it('asks the ledger about an id it let go of when the wall clock steps back', async () => {
+    const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
+    const signedAt = clock;
+    known.add('0xf1', signedAt);
+    await ledgerOrder('0xf1', signedAt);
+    clock += WINDOW + 1;
+    known.has('0xother', clock); // evicts: the ledger holds 0xf1, so memory lets it go
+    await expect.poll(() => known.size).toBe(0);
+    clock -= 2_000; // NTP steps the clock back: 0xf1's timestamp is within the window again
+    const answer = known.has('0xf1', signedAt);
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(true);
+    expect(known.has('0xnew', clock)).toBe(false); // newer timestamps are still answered from memory
   });
 
   it('refuses with a retryable 503 when the ledger cannot be asked', async () => {

@@ -13,6 +13,10 @@
 // batches, one query at a time) and kept, to be checked again `RECHECK_MS` later, while ingest has
 // not written it yet. Else an order accepted while ingest was down or behind by more than the
 // window could be replayed: memory would have let it go, and the ledger would not know it yet.
+//
+// Memory answers only for timestamps after `horizon`, the latest timestamp it may have let go of
+// (or not loaded at a restart). Without it, a wall clock stepped back (NTP) would bring the
+// timestamps of ids let go of back into the window, and memory alone would say they were unused.
 
 import type { Sql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
@@ -44,6 +48,8 @@ export class KnownOrders {
   private checking = false;
   /** Ledger lookups made, for tests and diagnostics. */
   lookups = 0;
+  /** Ids signed at or before this may have left memory (or never entered it): ask the ledger. */
+  private horizon = -Infinity;
 
   constructor(
     private readonly sql: Sql,
@@ -71,8 +77,9 @@ export class KnownOrders {
     this.recent.delete(orderId);
   }
 
-  /** After a restart: the ids of orders signed since the window's start, from the ledger. */
-  seed(orders: readonly { orderId: string; signedAt: number }[]): void {
+  /** After a restart: the ids of the orders signed at or after `since`, from the ledger. */
+  seed(orders: readonly { orderId: string; signedAt: number }[], since: number): void {
+    this.horizon = Math.max(this.horizon, since - 1);
     for (const order of orders) this.add(order.orderId, order.signedAt);
   }
 
@@ -81,7 +88,7 @@ export class KnownOrders {
     const now = this.now();
     this.evict(now);
     if (this.recent.has(orderId)) return true;
-    if (signedAt > 0 && Math.abs(signedAt - now) <= this.options.windowMs) return false;
+    if (signedAt > this.horizon && signedAt > 0 && Math.abs(signedAt - now) <= this.options.windowMs) return false;
     return new Promise((resolve, reject) => {
       const list = this.waiting.get(orderId);
       if (list !== undefined) list.push({ resolve, reject });
@@ -120,8 +127,11 @@ export class KnownOrders {
       for (const id of ids) {
         const deadline = this.recent.get(id);
         if (deadline === undefined || deadline >= now) continue; // forgotten, or accepted again since
-        if (held.has(id)) this.recent.delete(id);
-        else {
+        if (held.has(id)) {
+          this.recent.delete(id);
+          // Its deadline less the window is at or after its timestamp.
+          this.horizon = Math.max(this.horizon, deadline - this.options.windowMs);
+        } else {
           this.recent.set(id, now + RECHECK_MS);
           this.deadlines.push(now + RECHECK_MS, id);
         }

@@ -62,13 +62,14 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
     connection.disconnect();
   }
 
-  const state = await readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, Date.now() - options.known.windowMs);
+  const recentSince = Date.now() - options.known.windowMs;
+  const state = await readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince);
   const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
   if (moved !== undefined) {
     throw new Error(`open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`);
   }
   core.risk.restore(state);
-  options.known.seed(state.recentOrders);
+  options.known.seed(state.recentOrders, recentSince);
   // Reservations are made oldest first (across shards), so if the balances cannot cover every
   // open order, the newest go. An uncovered order would fail the first fill against it; it is
   // restored and then cancelled through its shard, so the ledger closes it too.
