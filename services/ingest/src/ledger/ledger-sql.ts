@@ -204,8 +204,8 @@ export function writePositions(tx: Tx, positions: readonly Position[]) {
       FROM unnest(${pgArray(positions.map((p) => p.address))}::text[], ${pgArray(positions.map((p) => p.asset))}::text[],
                   ${pgArray(positions.map((p) => p.market))}::text[], ${pgArray(positions.map((p) => p.token))}::smallint[],
                   ${pgArray(positions.map((p) => p.size))}::bigint[], ${pgArray(positions.map((p) => p.costBasis))}::bigint[],
-                  ${pgArray(positions.map((p) => p.realizedPnl))}::bigint[], ${pgArray(positions.map((p) => p.closedCost))}::bigint[],
-                  ${pgArray(positions.map((p) => p.totalBought))}::bigint[])
+                  ${pgArray(positions.map((p) => p.realizedPnl))}::numeric[], ${pgArray(positions.map((p) => p.closedCost))}::numeric[],
+                  ${pgArray(positions.map((p) => p.totalBought))}::numeric[])
         AS x(address, asset, market, token, size, cost, pnl, closed, bought)
      WHERE p.address = x.address AND p.asset = x.asset`;
 }

@@ -137,6 +137,27 @@ describe('a shard batch in the ledger', () => {
   });
 });
 
+describe("a position's running totals", () => {
+  it('grow past 2^63 without stopping the ledger', async () => {
+    const big = testMarket('totals');
+    await insertMarket(db.sql, big, shard);
+    await deposit(db.sql, 'erin', big.tokens[0], 10 * TOKEN, shard);
+    await deposit(db.sql, 'frank', COLLATERAL, 10 * TOKEN, shard);
+    // ≈ 9,223 round trips of the largest order make these totals; set them just below 2^63.
+    const nearMax = 2n ** 63n - 1n - 1000n;
+    await db.sql`INSERT INTO positions (address, asset, market, token, total_bought, closed_cost, realized_pnl)
+                 VALUES ('frank', ${big.tokens[0]}, ${big.conditionId}, 0, ${nearMax.toString()}, ${nearMax.toString()}, ${nearMax.toString()})`;
+    await run(6400, (ops) => {
+      ops.place({ id: 'erin-ask', owner: 'erin', market: big, token: 0, side: Side.SELL, price: 50, size: 10 * TOKEN });
+      ops.place({ id: 'frank-bid', owner: 'frank', market: big, token: 0, side: Side.BUY, price: 50, size: 10 * TOKEN });
+    });
+    expect(await db.sql`SELECT size::text, total_bought::text FROM positions WHERE address = 'frank' AND asset = ${big.tokens[0]}`).toEqual([
+      { size: String(10 * TOKEN), total_bought: String(nearMax + BigInt(10 * TOKEN)) },
+    ]);
+    expect(await checkLedger(db.sql)).toEqual([]);
+  });
+});
+
 describe('sequencing', () => {
   async function counts(): Promise<unknown> {
     const [row] = await db.sql`SELECT (SELECT count(*) FROM orders) o, (SELECT count(*) FROM trades) t, (SELECT count(*) FROM ledger_entries) e,
