@@ -9,7 +9,7 @@ export const HISTORY_TABLES = {
   trades: 'trades',
   /** Per outcome token: every fill's price ('trade', with its size) and every midpoint change ('mid'). */
   pricePoints: 'price_points',
-  /** Highest shard sequence number copied from Postgres, per shard. */
+  /** Highest shard sequence number copied from Postgres, per shard, and from which ledger. */
   offsets: 'history_offsets',
 } as const;
 
@@ -32,7 +32,7 @@ const DDL = [
      fee_rate_bps UInt32,
      transaction_hash String,
      taker_order_id String,
-     maker_count UInt16
+     maker_count UInt32
    ) ENGINE = ReplacingMergeTree ORDER BY (market, match_time, trade_id)`,
   `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLES.pricePoints} (
      asset_id String,
@@ -48,8 +48,13 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLES.offsets} (
      shard UInt32,
      seq UInt64,
-     at DateTime64(3, 'UTC')
+     at DateTime64(3, 'UTC'),
+     ledger String DEFAULT ''
    ) ENGINE = ReplacingMergeTree(seq) ORDER BY shard`,
+  // Tables made by earlier versions (both are no-ops once done): a trade's maker count was a
+  // UInt16 and wrapped past 65,535 fills; offsets did not say which ledger they came from.
+  `ALTER TABLE ${HISTORY_TABLES.trades} MODIFY COLUMN maker_count UInt32`,
+  `ALTER TABLE ${HISTORY_TABLES.offsets} ADD COLUMN IF NOT EXISTS ledger String DEFAULT ''`,
 ];
 
 export async function ensureHistorySchema(ch: ClickHouseClient): Promise<void> {

@@ -29,6 +29,8 @@ export class HistoryFollower {
   private readonly copied = new Map<number, number>();
   private readonly committed = new Map<number, number>();
   private pendingEvents = 0;
+  /** ledger_identity.id of the Postgres ledger, recorded with every offset. */
+  private ledgerId = '';
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -41,14 +43,32 @@ export class HistoryFollower {
 
   /** Creates the tables, learns how far ClickHouse is for each shard, and starts copying. */
   async start(): Promise<void> {
-    await ensureHistorySchema(this.options.ch);
-    const result = await this.options.ch.query({
-      query: `SELECT shard, max(seq) AS seq FROM ${HISTORY_TABLES.offsets} GROUP BY shard`,
+    const { ch, sql } = this.options;
+    await ensureHistorySchema(ch);
+    const [identity] = await sql<{ id: string }[]>`SELECT id::text AS id FROM ledger_identity`;
+    this.ledgerId = identity!.id;
+    const result = await ch.query({
+      query: `SELECT shard, max(seq) AS seq, groupUniqArray(ledger) AS ledgers FROM ${HISTORY_TABLES.offsets} GROUP BY shard`,
       format: 'JSONEachRow',
     });
-    for (const row of await result.json<{ shard: number; seq: string }>()) this.copied.set(row.shard, Number(row.seq));
+    const offsets = await result.json<{ shard: number; seq: string; ledgers: string[] }>();
+    const foreign = offsets.find((row) => row.ledgers.some((ledger) => ledger !== this.ledgerId));
+    if (foreign !== undefined) {
+      // '' is history copied before offsets named their ledger: it cannot be told apart.
+      const from = foreign.ledgers.find((ledger) => ledger !== this.ledgerId) || 'a ledger that did not record its id';
+      await this.rebuild(`history in ClickHouse was copied from ${from}, not from this ledger (${this.ledgerId})`);
+    } else {
+      for (const row of offsets) this.copied.set(row.shard, Number(row.seq));
+    }
     await this.readLedgerOffsets();
     this.schedule();
+  }
+
+  private async rebuild(why: string): Promise<void> {
+    this.log(`${why}: ClickHouse holds another ledger's history; rebuilding it from this ledger`);
+    for (const table of Object.values(HISTORY_TABLES)) await this.options.ch.command({ query: `TRUNCATE TABLE IF EXISTS ${table}` });
+    this.copied.clear();
+    this.committed.clear();
   }
 
   /**
@@ -63,10 +83,7 @@ export class HistoryFollower {
     const ahead = [...this.copied].find(([shard, copied]) => copied > (ledger.get(shard) ?? 0));
     if (ahead !== undefined) {
       const [shard, copied] = ahead;
-      this.log(`history of shard ${shard} is at ${copied} in ClickHouse but the ledger only at ${ledger.get(shard) ?? 0}: ClickHouse holds another ledger's history; rebuilding it from this ledger`);
-      for (const table of Object.values(HISTORY_TABLES)) await this.options.ch.command({ query: `TRUNCATE TABLE IF EXISTS ${table}` });
-      this.copied.clear();
-      this.committed.clear();
+      await this.rebuild(`history of shard ${shard} is at ${copied} in ClickHouse but the ledger only at ${ledger.get(shard) ?? 0}`);
     }
     for (const [shard, committed] of ledger) {
       if (committed > (this.committed.get(shard) ?? 0)) this.committed.set(shard, committed);
@@ -125,7 +142,7 @@ export class HistoryFollower {
     if (rows.trades.length > 0) await ch.insert({ table: HISTORY_TABLES.trades, values: rows.trades, format: 'JSONEachRow' });
     if (rows.points.length > 0) await ch.insert({ table: HISTORY_TABLES.pricePoints, values: rows.points, format: 'JSONEachRow' });
     const at = Date.now();
-    await ch.insert({ table: HISTORY_TABLES.offsets, values: [{ shard, seq: to, at }], format: 'JSONEachRow' });
+    await ch.insert({ table: HISTORY_TABLES.offsets, values: [{ shard, seq: to, at, ledger: this.ledgerId }], format: 'JSONEachRow' });
     this.copied.set(shard, to);
     this.options.onFlushed?.(shard, to, at);
   }
