@@ -136,6 +136,25 @@ describe('order rejections', () => {
     expect((await alice.authed('GET', `/data/order/${placed.body.orderID}`)).body.maker_address).toBe(proxy);
   });
 
+  it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {
+    const m = await h.createMarket();
+    const resting = (await alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
+    // No operator endpoint changes a market's state yet (the lifecycle issue): set it in place.
+    const record = h.app.core.markets.get(m.conditionId)!;
+    const place = () => alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.30', 10) });
+    try {
+      Object.assign(record, { acceptingOrders: false });
+      expect(await place()).toMatchObject({ status: 503, body: { error: 'the market is not accepting orders (cancel-only): open orders can only be cancelled' } });
+      Object.assign(record, { closed: true });
+      expect(await place()).toMatchObject({ status: 503, body: { error: 'the market is closed: trading is disabled, open orders can only be cancelled' } });
+      Object.assign(record, { closed: false, acceptingOrders: true, active: false });
+      expectRejected(await place(), 'the market is not yet ready to process new orders');
+      expect((await alice.authed('DELETE', '/order', { orderID: resting })).body).toEqual({ canceled: [resting], not_canceled: {} });
+    } finally {
+      Object.assign(record, { closed: false, acceptingOrders: true, active: true });
+    }
+  });
+
   it('a batch answers each order and refuses more than 15', async () => {
     const good = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.14', 10) });
     const bad = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.145', 10) });
@@ -212,6 +231,10 @@ describe('hostile input', () => {
     expectRejected(await history({ markets: [market.yes], startTs: 1e13 }), /unknown field startTs/);
     expectRejected(await history({ markets: [market.yes], start_ts: 1e13 }), 'startTs must be a non-negative integer of at most 12 digits');
     expectRejected(await alice.send('GET', `/prices-history?market=${market.yes}&fidelity=99999999`), 'fidelity must be from 1 to 5256000 minutes');
+    // A condition id only ever found an empty history: price history is per token.
+    const byCondition = `${market.conditionId} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`;
+    expectRejected(await alice.send('GET', `/prices-history?market=${market.conditionId}`), byCondition);
+    expectRejected(await history({ markets: [market.yes, market.conditionId] }), byCondition);
     expect((await history({ markets: [market.yes], fidelity: 60 })).status).toBe(503); // this server serves no history
   });
 

@@ -4,6 +4,7 @@
 // Every problem is an IntakeError carrying the real service's message.
 
 import { impliedPrice, orderTerms, parseBaseUnits, formatUnits, type OrderTerms } from '@pmx/codec';
+import { HttpError } from '@pmx/http';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { OrderWithSignature } from '@pmx/signing';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
@@ -152,7 +153,10 @@ export interface AcceptedTerms extends OrderTerms {
 /** Step two, with the order id known: price on the tick, size, expiration, post-only rules. */
 export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: number): AcceptedTerms {
   const { market } = order;
-  if (!market.acceptingOrders || market.closed || !market.active) throw new IntakeError('the market is not yet ready to process new orders');
+  if (!market.active) throw new IntakeError('the market is not yet ready to process new orders');
+  // Trading disabled or cancel-only (ARCHITECTURE §9): not the order's fault, so not a 400.
+  if (market.closed) throw new HttpError(503, 'the market is closed: trading is disabled, open orders can only be cancelled');
+  if (!market.acceptingOrders) throw new HttpError(503, 'the market is not accepting orders (cancel-only): open orders can only be cancelled');
   if (order.postOnly && order.orderType !== OrderType.GTC && order.orderType !== OrderType.GTD) {
     throw new IntakeError('invalid post-only order: only GTC and GTD order types are allowed');
   }

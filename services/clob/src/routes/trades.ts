@@ -48,6 +48,17 @@ function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: un
   };
 }
 
+const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * Price history is per outcome token. A condition id would only ever find nothing (an unknown
+ * token gets an empty history, as from the real service), so it is refused with what to send.
+ */
+function tokenIdsOnly(ids: readonly string[]): void {
+  const condition = ids.find((id) => CONDITION_ID.test(id));
+  if (condition !== undefined) throw new HttpError(400, `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`);
+}
+
 export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>, proxiesOf: (signer: string) => readonly string[]): Route<ApiKeyLocals>[] {
   const history = (): ClickHouseClient => {
     if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
@@ -127,6 +138,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
       handler: async (ctx) => {
         const market = text(ctx, 'market');
         if (market === undefined) throw new HttpError(400, 'market (a token id) is required');
+        tokenIdsOnly([market]);
         const options = historyOptions({ startTs: ctx.query.get('startTs') ?? undefined, endTs: ctx.query.get('endTs') ?? undefined, interval: ctx.query.get('interval') ?? undefined, fidelity: ctx.query.get('fidelity') ?? undefined });
         return { body: { history: await priceHistory(history(), market, options) } };
       },
@@ -140,6 +152,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const { markets, start_ts, end_ts, interval, fidelity, ...rest } = body as Record<string, unknown>;
         if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
         if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string')) throw new HttpError(400, 'markets must be a non-empty array of token ids');
+        tokenIdsOnly(markets as string[]);
         const options = historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity });
         try {
           return { body: await batchPriceHistory(history(), markets as string[], options) };
