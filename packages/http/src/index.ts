@@ -16,7 +16,7 @@ export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
 export { forwardedClientIp } from './client-ip.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
-export { rateLimitHook, type RateLimitHookOptions } from './rate-limit-hook.ts';
+export { rateLimitHook, rateLimitGroupsHook, type RateLimitGroup, type RateLimitHookOptions } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
 export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
 export { rewriteHead } from './request-framing.ts';

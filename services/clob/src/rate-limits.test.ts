@@ -41,14 +41,37 @@ describe('clob rate limits per API key', () => {
     expect(await status(() => chain([verify, limits.perKey])(ctx('10.2.0.1')))).toBe(429);
   });
 
-  it('keep the per-address limit at the edge, before auth', async () => {
+  it('keep the per-address limit, checked at the edge before auth', async () => {
     const limits = clobRateLimits();
-    const edge = async (c: RequestContext<ApiKeyLocals>) => {
+    let checkedAuth = 0;
+    const request = (key: typeof KEY) => async (c: RequestContext<ApiKeyLocals>) => {
       for (const hook of limits.edge) await hook(c);
+      checkedAuth++;
+      c.locals.apiKey = key;
+      await limits.perKey(c);
     };
-    for (let i = 0; i < 2400; i++) expect(await status(() => edge(ctx('10.3.0.1')))).toBe(200);
-    expect(await status(() => edge(ctx('10.3.0.1')))).toBe(429);
-    expect(await status(() => edge(ctx('10.3.0.2')))).toBe(200);
+    const keys = Array.from({ length: 3 }, (_, i) => ({ ...KEY, apiKey: `5f0c7e2a-0000-4000-8000-00000000010${i}` }));
+    // One address, three keys: 2,400 in all, whatever the keys.
+    for (let i = 0; i < 2400; i++) expect(await status(() => request(keys[i % 3]!)(ctx('10.3.0.1')))).toBe(200);
+    const before = checkedAuth;
+    expect(await status(() => request(keys[0]!)(ctx('10.3.0.1')))).toBe(429);
+    expect(checkedAuth).toBe(before); // refused at the edge: auth's work is not spent on it
+    expect(await status(() => request(keys[0]!)(ctx('10.3.0.2')))).toBe(200);
+  });
+
+  it("count a request the key's windows refuse in none of the address's", async () => {
+    const limits = clobRateLimits();
+    const request = (key: typeof KEY) => async (c: RequestContext<ApiKeyLocals>) => {
+      for (const hook of limits.edge) await hook(c);
+      c.locals.apiKey = key;
+      await limits.perKey(c);
+    };
+    const other = { ...KEY, apiKey: '5f0c7e2a-0000-4000-8000-000000000002' };
+    // A bot's key used up from its first host; its second host keeps sending with that key.
+    for (let i = 0; i < 2400; i++) expect(await status(() => request(KEY)(ctx('10.4.0.1')))).toBe(200);
+    for (let i = 0; i < 2400; i++) expect(await status(() => request(KEY)(ctx('10.4.0.2')))).toBe(429);
+    // That host's own budget is untouched: another key trades from it at once.
+    for (let i = 0; i < 5; i++) expect(await status(() => request(other)(ctx('10.4.0.2')))).toBe(200);
   });
 
   it('count a request an endpoint cap refuses in no window: polling a capped endpoint leaves the rest of the API open', async () => {

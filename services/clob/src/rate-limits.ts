@@ -1,10 +1,11 @@
 // The contract's order-book API limits, enforced at the edge: 5000 / 10 s per client IP in
 // general, the per-endpoint caps on top, and for trading writes both the burst (2400 / 10 s) and
-// the sustained (24000 / 10 min) window, per client IP and per API key at once (the key's only once
-// auth has verified it).
+// the sustained (24000 / 10 min) window, per client IP and per API key at once. Trading writes are
+// counted once auth has verified the key, in the IP's and the key's windows together: a request
+// the key's windows refuse uses up none of the IP's (the edge only checks the IP's windows).
 
 import type { ApiKeyLocals } from '@pmx/auth';
-import { createRateLimiter, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
+import { createRateLimiter, rateLimitGroupsHook, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
 
 const TEN_SECONDS = 10_000;
 const TEN_MINUTES = 600_000;
@@ -62,8 +63,10 @@ export function clobRateLimits(): ClobRateLimits {
   for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [general, perWindow(cap)], key: byIp }));
   for (const kind of ['place', 'cancel'] as const) {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
-    const ipHook = rateLimitHook({ limiters: [general, ...windows()], key: byIp });
-    const keyHook = rateLimitHook({ limiters: windows(), key: byApiKey });
+    const ipWindows = windows();
+    // At the edge: the general window counts; the IP's trading windows must allow, and count later.
+    const ipHook = rateLimitGroupsHook<any>([{ limiters: [general], key: byIp }, { limiters: ipWindows, key: byIp, count: false }]);
+    const keyHook = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: ipWindows, key: byIp }, { limiters: windows(), key: byApiKey }]);
     for (const [route, which] of Object.entries(TRADING_WRITES)) {
       if (which !== kind) continue;
       endpoint.set(route, ipHook);
