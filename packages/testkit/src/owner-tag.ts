@@ -1,17 +1,33 @@
 // Every throwaway resource a test makes (database, Redis prefix, temp directory) carries the tag
-// of the process that made it: a short hash of the host's name and the process id. A run killed
+// of the process that made it: a hash of the machine and its process-id namespace, and the pid. A run killed
 // before its clean-up (SIGKILL, a crashed worker) leaves its resources behind; the next run's
 // sweep (sweep-leftovers.ts) removes those whose process is gone, on this host only.
 import { createHash } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** `o<host hash>p<pid>`, e.g. `o3fa9p12345`. */
+/** `o<host hash>p<pid>`, e.g. `o3fa9c01bp12345`. */
 export type OwnerTag = string;
 
-const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 4);
+/**
+ * Where a pid means one process: the machine (machine-id; host names are often shared, `vm`,
+ * `localhost`) and the pid namespace (containers on one machine each have their own pids).
+ */
+function hostIdentity(): string {
+  const read = (read: () => string) => {
+    try {
+      return read();
+    } catch {
+      return '';
+    }
+  };
+  return [hostname(), read(() => readFileSync('/etc/machine-id', 'utf8').trim()), read(() => readlinkSync('/proc/self/ns/pid'))].join('\u0000');
+}
 
-/** A tag found in a resource's name: `o<4 hex>p<digits>`. */
-export const OWNER_TAG_PATTERN = 'o([0-9a-f]{4})p([0-9]{1,10})';
+const HOST = createHash('sha256').update(hostIdentity()).digest('hex').slice(0, 8);
+
+/** A tag found in a resource's name: `o<8 hex>p<digits>`. */
+export const OWNER_TAG_PATTERN = 'o([0-9a-f]{8})p([0-9]{1,10})';
 
 export function ownerTag(pid = process.pid): OwnerTag {
   return `o${HOST}p${pid}`;

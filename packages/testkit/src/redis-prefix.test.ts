@@ -10,7 +10,7 @@ afterAll(() => redis.quit());
 describe('testRedisPrefix', () => {
   it('is unique and namespaced', () => {
     const prefix = testRedisPrefix();
-    expect(prefix).toMatch(/^pmxtest:o[0-9a-f]{4}p[0-9]+_[0-9a-f]{12}:$/);
+    expect(prefix).toMatch(/^pmxtest:o[0-9a-f]{8}p[0-9]+_[0-9a-f]{12}:$/);
     expect(testRedisPrefix()).not.toBe(prefix);
   });
 });

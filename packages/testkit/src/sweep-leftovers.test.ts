@@ -30,7 +30,7 @@ describe('sweepLeftovers', () => {
     const hex = () => randomBytes(6).toString('hex');
     const dead = ownerTag(deadPid());
     const live = ownerTag();
-    const otherHost = dead.replace(/^o[0-9a-f]{4}/, (tag) => (tag === 'o0000' ? 'o0001' : 'o0000'));
+    const otherHost = dead.replace(/^o[0-9a-f]{8}/, (tag) => (tag === 'o00000000' ? 'o00000001' : 'o00000000'));
     const owners = { dead, live, otherHost };
 
     const names = Object.fromEntries(Object.entries(owners).map(([k, tag]) => [k, {

@@ -6,7 +6,7 @@ import { createTempDir } from './temp-dir.ts';
 describe('createTempDir', () => {
   it('creates a fresh directory and removes it with its contents', async () => {
     const dir = await createTempDir();
-    expect(path.basename(dir.path)).toMatch(/^pmx-test-o[0-9a-f]{4}p[0-9]+-[A-Za-z0-9]{6}$/);
+    expect(path.basename(dir.path)).toMatch(/^pmx-test-o[0-9a-f]{8}p[0-9]+-[A-Za-z0-9]{6}$/);
     writeFileSync(path.join(dir.path, 'f.txt'), 'x');
     await dir.remove();
     expect(existsSync(dir.path)).toBe(false);
@@ -14,6 +14,6 @@ describe('createTempDir', () => {
   });
 
   it('refuses a name the sweep of leftovers would not find', async () => {
-    await expect(createTempDir('scratch-')).rejects.toThrow(/must start with pmx-/);
+    for (const prefix of ['scratch-', 'pmx-Foo-', 'pmx-a_b-']) await expect(createTempDir(prefix)).rejects.toThrow(/must start with pmx- and hold only/);
   });
 });

@@ -10,9 +10,9 @@ export interface TempDir {
   remove(): Promise<void>;
 }
 
-/** Every temp dir's name starts with `pmx-`; `namePrefix` must too, so the sweep can find it. */
+/** `namePrefix` must be `pmx-` and then a-z, 0-9 or -, so the sweep of leftovers can find it. */
 export async function createTempDir(namePrefix = 'pmx-test-'): Promise<TempDir> {
-  if (!namePrefix.startsWith('pmx-')) throw new Error(`createTempDir: name prefix ${namePrefix} must start with pmx-`);
+  if (!/^pmx-[a-z0-9-]*$/.test(namePrefix)) throw new Error(`createTempDir: name prefix ${namePrefix} must start with pmx- and hold only a-z, 0-9 and -`);
   // e.g. /tmp/pmx-test-o3fa9p12345-Ab12Cd (mkdtemp adds the last six characters)
   const dir = await mkdtemp(path.join(tmpdir(), `${namePrefix}${ownerTag()}-`));
   return {

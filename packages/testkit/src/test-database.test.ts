@@ -9,7 +9,7 @@ afterAll(() => admin.end());
 describe('createTestDatabase', () => {
   it('creates a uniquely named, migrated database and drops it', async () => {
     const [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-    expect(first.name).toMatch(/^pmx_test_o[0-9a-f]{4}p[0-9]+_[0-9a-f]{12}$/);
+    expect(first.name).toMatch(/^pmx_test_o[0-9a-f]{8}p[0-9]+_[0-9a-f]{12}$/);
     expect(first.name).not.toBe(second.name);
     expect(new URL(first.url).pathname).toBe(`/${first.name}`);
 
