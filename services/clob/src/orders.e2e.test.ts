@@ -1,8 +1,9 @@
 // Trading end to end on a real server, real Postgres and Redis, real signatures: place, match
 // (transfer, mint, merge), cancel, list — with balances and books checked to the base unit.
 import net from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
+import { ShardSet } from './shards/shard-set.ts';
 import { Redis } from 'ioredis';
 import { Trader, limit, testkitConfig } from '@pmx/testkit';
 
@@ -186,6 +187,25 @@ describe('cancelling and listing', () => {
     expect(response.body.canceled).toEqual([id]);
     expect(Object.keys(response.body.not_canceled)).toEqual(['__proto__']);
     expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({ canceled: [], not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" } });
+  });
+
+  it("answers every id of a cancel even when one id's cancel fails", async () => {
+    const { yes } = await h.createMarket();
+    const mm = await funded(10n * USDC);
+    const [first, second] = await Promise.all([0.2, 0.3].map(async (p) => (await mm.placeOrder({ tokenId: yes, ...limit('BUY', String(p), 10) })).body.orderID as string));
+    const submit = ShardSet.prototype.submit;
+    const spy = vi.spyOn(ShardSet.prototype, 'submit').mockImplementation(function (this: ShardSet, shard, command) {
+      if (command.type === 'cancel' && command.orderId === second) return Promise.reject(new Error('queue unreachable'));
+      return submit.call(this, shard, command);
+    });
+    try {
+      const response = await mm.authed('DELETE', '/orders', [first!, second!]);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ canceled: [first], not_canceled: { [second!]: 'internal server error: the cancel did not complete; retry' } });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await mm.authed('DELETE', '/order', { orderID: second })).body).toEqual({ canceled: [second], not_canceled: {} });
   });
 
   it('cancel-all also cancels an order still on its way through its shard', async () => {

@@ -180,7 +180,15 @@ export class OrderService {
           outcome.not_canceled[orderId] = notReady.message;
           return;
         }
-        const result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });
+        let result;
+        try {
+          result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });
+        } catch (error) {
+          // Each id is answered whatever happens to another's (a key's deletion reports what is left).
+          if (!(error instanceof HttpError)) console.error(`clob: cancel of ${orderId} failed:`, error);
+          outcome.not_canceled[orderId] = error instanceof HttpError ? error.message : 'internal server error: the cancel did not complete; retry';
+          return;
+        }
         if (result.type === 'cancel' && result.ok) outcome.canceled.push(orderId);
         else outcome.not_canceled[orderId] = "the order can't be found - already canceled or matched";
       }),
