@@ -11,7 +11,7 @@ function collect(levels: PriceLevels, side: number, mirror: boolean, depth: numb
   let price = side === BID ? levels.bestBid : levels.bestAsk;
   const end = side === BID ? 0 : ticks;
   while (price !== end && out.length < depth) {
-    out.push({ price: mirror ? ticks - price : price, size: levels.depth[side][price] });
+    out.push({ price: mirror ? ticks - price : price, size: levels.depthOf(side, price) });
     price = levels.nextLevel(side, price);
   }
   return out;

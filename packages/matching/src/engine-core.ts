@@ -229,7 +229,7 @@ export class EngineCore {
         left -= qty;
         lastPrice = price;
         o.remaining[slot] = available - qty;
-        levels.depth[opp][price] -= qty;
+        levels.addDepth(opp, price, -qty);
         if (available === qty) this.discard(slot);
         slot = next;
       }

@@ -2,7 +2,7 @@
 // be sent again at will, the check must stay cheap against a deep book.
 import type { OrderStore } from './order-store.ts';
 import type { OwnerIndex } from './owner-index.ts';
-import { ASK, type PriceLevels } from './price-levels.ts';
+import { ASK, CARRY, SPLIT, type PriceLevels } from './price-levels.ts';
 
 const NONE = -1;
 /** Crossed orders walked one by one before level depths are used instead. */
@@ -32,16 +32,31 @@ export function fillable(o: OrderStore, owners: OwnerIndex, levels: PriceLevels,
   return total;
 }
 
+/**
+ * Sums in the levels' two exact parts (high·SPLIT + low), so the answer is exact below 2^53 —
+ * where it is compared with `wanted` — however deep the crossed levels and the taker's own orders.
+ */
 function byDepth(o: OrderStore, owners: OwnerIndex, levels: PriceLevels, market: number, opp: number, first: number, limit: number, owner: number, wanted: number): number {
   const crossing = (price: number) => (opp === ASK ? price <= limit : price >= limit && price !== 0);
-  let own = 0;
+  let high = 0;
+  let low = 0;
   for (let slot = owners.first(owner); slot !== NONE; slot = o.ownerNext[slot]!) {
-    if (o.market[slot] === market && o.bookSide[slot] === opp && crossing(o.price[slot]!)) own += o.remaining[slot]!;
+    if (o.market[slot] === market && o.bookSide[slot] === opp && crossing(o.price[slot]!)) {
+      const remaining = o.remaining[slot]!;
+      const part = Math.trunc(remaining / SPLIT);
+      high -= part;
+      low -= remaining - part * SPLIT;
+    }
   }
-  let total = 0;
   for (let price = first; crossing(price); price = levels.nextLevel(opp, price)) {
-    total += levels.depth[opp]![price]!;
-    if (total - own >= wanted) break;
+    high += levels.depthHigh[opp]![price]!;
+    low += levels.depthLow[opp]![price]!;
+    if (low >= CARRY || low <= -CARRY) {
+      const carried = Math.trunc(low / SPLIT);
+      high += carried;
+      low -= carried * SPLIT;
+    }
+    if (high * SPLIT + low >= wanted) break;
   }
-  return total - own;
+  return high * SPLIT + low;
 }

@@ -6,14 +6,23 @@ import type { OrderStore } from './order-store.ts';
 export const BID = 0;
 export const ASK = 1;
 const NONE = -1;
+/**
+ * A level's total is kept in two exact parts, high·2^26 + low: each order's size (< 2^50) adds
+ * floor(size / 2^26) to high and its rest to low. A single Float64 sum lost base units past 2^57
+ * (≈ 1.4 · 10^11 tokens at one level), and the FOK/FAK check decided on it.
+ */
+export const SPLIT = 2 ** 26;
+/** |low| past this is carried into high, so neither part ever leaves the exact integers. */
+export const CARRY = 2 ** 45;
 
 export class PriceLevels {
   readonly ticks: number;
   /** head[side][price], tail[side][price]: first and last order slot of a level's FIFO. */
   readonly head: [Int32Array, Int32Array];
   readonly tail: [Int32Array, Int32Array];
-  /** Total open base units per level. */
-  readonly depth: [Float64Array, Float64Array];
+  /** Total open base units per level, in two exact parts (see SPLIT): use depthOf. */
+  readonly depthHigh: [Float64Array, Float64Array];
+  readonly depthLow: [Float64Array, Float64Array];
   private readonly bits: [Uint32Array, Uint32Array];
   /** Best bid (0 when none) and best ask (ticks when none). */
   bestBid = 0;
@@ -24,7 +33,8 @@ export class PriceLevels {
     const n = ticks + 1;
     this.head = [new Int32Array(n).fill(NONE), new Int32Array(n).fill(NONE)];
     this.tail = [new Int32Array(n).fill(NONE), new Int32Array(n).fill(NONE)];
-    this.depth = [new Float64Array(n), new Float64Array(n)];
+    this.depthHigh = [new Float64Array(n), new Float64Array(n)];
+    this.depthLow = [new Float64Array(n), new Float64Array(n)];
     const words = (n + 31) >>> 5;
     this.bits = [new Uint32Array(words), new Uint32Array(words)];
     this.bestAsk = ticks;
@@ -47,7 +57,24 @@ export class PriceLevels {
       orders.next[tail] = slot;
     }
     this.tail[side][price] = slot;
-    this.depth[side][price] += orders.remaining[slot];
+    this.addDepth(side, price, orders.remaining[slot]);
+  }
+
+  /** A level's total open base units (rounded to a double only past 2^53, for display). */
+  depthOf(side: number, price: number): number {
+    return this.depthHigh[side][price] * SPLIT + this.depthLow[side][price];
+  }
+
+  /** Adds (or, negative, takes) `size` base units to a level's total. */
+  addDepth(side: number, price: number, size: number): void {
+    const high = Math.trunc(size / SPLIT);
+    this.depthHigh[side][price] += high;
+    const low = (this.depthLow[side][price] += size - high * SPLIT);
+    if (low >= CARRY || low <= -CARRY) {
+      const carried = Math.trunc(low / SPLIT);
+      this.depthHigh[side][price] += carried;
+      this.depthLow[side][price] = low - carried * SPLIT;
+    }
   }
 
   /** Unlinks a slot from its level; its remaining size is taken off the level's depth. */
@@ -60,12 +87,13 @@ export class PriceLevels {
     else orders.next[prev] = next;
     if (next === NONE) this.tail[side][price] = prev;
     else orders.prev[next] = prev;
-    this.depth[side][price] -= orders.remaining[slot];
+    this.addDepth(side, price, -orders.remaining[slot]);
     if (this.head[side][price] === NONE) this.clearLevel(side, price);
   }
 
   private clearLevel(side: number, price: number): void {
-    this.depth[side][price] = 0;
+    this.depthHigh[side][price] = 0;
+    this.depthLow[side][price] = 0;
     this.bits[side][price >>> 5] &= ~(1 << (price & 31));
     if (side === BID) {
       if (price === this.bestBid) this.bestBid = this.highestAtOrBelow(BID, price - 1);
