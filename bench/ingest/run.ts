@@ -40,7 +40,9 @@ const MARKETS = Number(args.markets);
 const TRADERS = Number(args.traders);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
-const FUNDS = 1_000_000_000 * TOKEN;
+// Each trader's starting balance of every asset: as much as fits, up to 10^9 tokens, while an
+// asset's total supply stays below 2^53 base units (the risk book refuses more).
+const FUNDS = Math.min(1_000_000_000, Math.floor(Number.MAX_SAFE_INTEGER / (TRADERS * SHARDS) / TOKEN)) * TOKEN;
 
 interface Workload {
   markets: TestMarket[];
