@@ -102,17 +102,21 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     keyDeleted: (apiKey) => keys.isDeleted(apiKey),
   });
   const heartbeats = new Heartbeats(config.heartbeatTimeoutMs);
+  /** Cancels every open order of an API key (deleted, or silent past its heartbeat), logged. */
+  const cancelKeyOrders = async (key: string, why: string): Promise<void> => {
+    const result = await orders.cancelAll({ apiKey: key });
+    const left = Object.keys(result.not_canceled).length;
+    console.log(`clob: API key ${key} ${why}: ${result.canceled.length} open orders cancelled`);
+    if (left > 0) console.warn(`clob: API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`);
+  };
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey, {
       // Its orders must be cancellable now: while shards recover, some are not known yet.
       before: () => core.assertAllReady(shards.count),
-      after: async (key) => {
+      after: (key) => {
         heartbeats.disarm(key);
-        const result = await orders.cancelAll({ apiKey: key });
-        const left = Object.keys(result.not_canceled).length;
-        if (result.canceled.length > 0) console.log(`clob: API key ${key} deleted: ${result.canceled.length} open orders cancelled`);
-        if (left > 0) console.warn(`clob: API key ${key} deleted: ${left} of its orders could not be cancelled: ${JSON.stringify(result.not_canceled)}`);
+        return cancelKeyOrders(key, 'deleted');
       },
     }),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
@@ -138,14 +142,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     // a switch that expires then stays armed and fires once trading opens.
     if (!core.allReady(shards.count)) return;
     for (const key of heartbeats.takeExpired()) {
-      orders.cancelAll({ apiKey: key }).then(
-        (result) => {
-          const left = Object.keys(result.not_canceled).length;
-          console.log(`clob: API key ${key} missed its heartbeat: ${result.canceled.length} open orders cancelled`);
-          if (left > 0) console.warn(`clob: API key ${key}: ${left} orders could not be cancelled after its missed heartbeat (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`);
-        },
-        (error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error),
-      );
+      cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error));
     }
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
