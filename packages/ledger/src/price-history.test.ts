@@ -53,6 +53,11 @@ describe('priceHistory', () => {
   it('honours fidelity in minutes, and starts from the midpoint in force before the window', async () => {
     expect(await priceHistory(ch, 'A', { startTs: T0, endTs: T0 + 600, fidelity: 5 })).toEqual([at(0, 0.6), at(300, 0.52), at(600, 0.52)]);
     expect(await priceHistory(ch, 'A', { startTs: T0 + 200, endTs: T0 + 300 })).toEqual([at(180, 0.6), at(240, 0.6), at(300, 0.6)]);
+    // The price in force is looked for in widening windows (a day, 30 days, everything).
+    for (const days of [2, 40]) {
+      const start = T0 + days * 86_400;
+      expect(await priceHistory(ch, 'A', { startTs: start, endTs: start + 120 })).toEqual([at(days * 86_400, 0.52), at(days * 86_400 + 60, 0.52), at(days * 86_400 + 120, 0.52)]);
+    }
   });
 
   it('takes a window from an interval ending now, or everything since the first point for max', async () => {

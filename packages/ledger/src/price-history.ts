@@ -73,6 +73,28 @@ async function rows<T>(ch: ClickHouseClient, query: string, params: Record<strin
   return result.json<T>();
 }
 
+/** How far back the price in force at a window's start is looked for, widening; null: all. */
+const CARRY_LOOKBACKS_SECONDS = [86_400, 30 * 86_400, null];
+
+/**
+ * The last price before `start`. Searched in widening windows: the whole history before `start`
+ * was read for every request (≈ 100 ms at 2M points), where the last day nearly always holds it.
+ */
+async function carriedPrice(ch: ClickHouseClient, table: string, params: { asset: string; kind: string; start: number }): Promise<number | undefined> {
+  for (const lookback of CARRY_LOOKBACKS_SECONDS) {
+    const [found] = await rows<{ p: number }>(
+      ch,
+      `SELECT price AS p FROM ${table} FINAL
+        WHERE asset_id = {asset:String} AND kind = {kind:String} AND ts < toDateTime64({start:Int64}, 3, 'UTC')
+          ${lookback === null ? '' : `AND ts >= toDateTime64({start:Int64} - ${lookback}, 3, 'UTC')`}
+        ORDER BY ts DESC, seq DESC, length(ref) DESC, ref DESC LIMIT 1`,
+      params,
+    );
+    if (found !== undefined) return found.p;
+  }
+  return undefined;
+}
+
 export async function priceHistory(ch: ClickHouseClient, assetId: string, options: PriceHistoryOptions = {}): Promise<PricePoint[]> {
   const window = resolveWindow(options);
   const kind = options.source ?? 'mid';
@@ -91,13 +113,7 @@ export async function priceHistory(ch: ClickHouseClient, assetId: string, option
   const step = fitStep(start, window.end, window.step);
   const params = { asset: assetId, kind, start, end: window.end, step };
   const [carried, buckets] = await Promise.all([
-    rows<{ p: number }>(
-      ch,
-      `SELECT price AS p FROM ${table} FINAL
-        WHERE asset_id = {asset:String} AND kind = {kind:String} AND ts < toDateTime64({start:Int64}, 3, 'UTC')
-        ORDER BY ts DESC, seq DESC, length(ref) DESC, ref DESC LIMIT 1`,
-      params,
-    ),
+    carriedPrice(ch, table, params),
     rows<{ t: string; p: number }>(
       ch,
       `SELECT intDiv(toUnixTimestamp(ts), {step:UInt32}) * {step:UInt32} AS t, argMax(price, (ts, seq, length(ref), ref)) AS p
@@ -110,7 +126,7 @@ export async function priceHistory(ch: ClickHouseClient, assetId: string, option
   ]);
   const byBucket = new Map(buckets.map((b) => [Number(b.t), b.p]));
   const points: PricePoint[] = [];
-  let price: number | undefined = carried[0]?.p;
+  let price: number | undefined = carried;
   for (let t = Math.floor(start / step) * step; t <= window.end; t += step) {
     price = byBucket.get(t) ?? price;
     if (price !== undefined) points.push({ t, p: price });
