@@ -48,14 +48,12 @@ function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: un
   };
 }
 
-const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
-
 /**
  * Price history is per outcome token. A condition id would only ever find nothing (an unknown
  * token gets an empty history, as from the real service), so it is refused with what to send.
  */
 function tokenIdsOnly(ids: readonly string[]): void {
-  const condition = ids.find((id) => CONDITION_ID.test(id));
+  const condition = ids.find((id) => BYTES32.test(id)); // a condition id, as token ids are decimal
   if (condition !== undefined) throw new HttpError(400, `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`);
 }
 
