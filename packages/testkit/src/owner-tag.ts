@@ -1,7 +1,7 @@
 // Every throwaway resource a test makes (database, Redis prefix, temp directory) carries the tag
-// of the process that made it: a hash of the machine and its process-id namespace, and the pid. A run killed
-// before its clean-up (SIGKILL, a crashed worker) leaves its resources behind; the next run's
-// sweep (sweep-leftovers.ts) removes those whose process is gone, on this host only.
+// of the process that made it: a hash of the machine and its process-id namespace, and the pid.
+// A run killed before its clean-up (SIGKILL, a crashed worker) leaves its resources behind; the
+// next run's sweep (sweep-leftovers.ts) removes those whose process is gone, on this host only.
 import { createHash } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';

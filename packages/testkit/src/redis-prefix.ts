@@ -20,7 +20,7 @@ export interface RedisKeyCleaner {
 
 export const TEST_REDIS_PREFIX = 'pmxtest:';
 
-/** e.g. `pmxtest:o3fa9p12345_3f9a1c0b7e2d:` (the owner tag lets a later run sweep it up). */
+/** e.g. `pmxtest:o3fa9c01bp12345_3f9a1c0b7e2d:` (the owner tag lets a later run sweep it up). */
 export function testRedisPrefix(): string {
   return `${TEST_REDIS_PREFIX}${ownerTag()}_${randomBytes(6).toString('hex')}:`;
 }

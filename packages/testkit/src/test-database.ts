@@ -25,7 +25,7 @@ export interface TestDatabase {
 
 export const TEST_DATABASE_PREFIX = 'pmx_test_';
 
-/** e.g. `pmx_test_o3fa9p12345_3f9a1c0b7e2d` (the owner tag lets a later run sweep it up). */
+/** e.g. `pmx_test_o3fa9c01bp12345_3f9a1c0b7e2d` (the owner tag lets a later run sweep it up). */
 export function testDatabaseName(): string {
   return `${TEST_DATABASE_PREFIX}${ownerTag()}_${randomBytes(6).toString('hex')}`;
 }

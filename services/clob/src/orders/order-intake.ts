@@ -1,7 +1,8 @@
 // Reads a POST /order envelope into an order the exchange can act on, in two steps: the shape
 // (types, known fields, market, signer rules) before the signature is checked, and the terms
 // (tick, size, expiration) after, when the order id is known for the messages that name it.
-// Every problem is an IntakeError carrying the real service's message.
+// Every problem with the order is an IntakeError carrying the real service's message; a market
+// closed or cancel-only is a 503 HttpError (not the order's fault).
 
 import { impliedPrice, orderTerms, parseBaseUnits, formatUnits, type OrderTerms } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
