@@ -1,6 +1,7 @@
 // Authentication end to end: level 1 (wallet signature) for API keys, level 2 (API key + HMAC)
 // for trading, the operator's bearer token — every failure a 401 in the simple shape.
 import { signL2 } from '@pmx/signing';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
@@ -107,13 +108,13 @@ describe('level 2: API key and HMAC', () => {
 
   it('cancels the open orders of a deleted key, and refuses its order still on the way', async () => {
     const { yes } = await h.createMarket();
-    const owner = new Trader(h.url);
+    const wallet = generatePrivateKey();
+    const owner = new Trader(h.url, wallet);
     await owner.createApiKey(0);
     await h.deposit(owner.address, 100n * 1_000_000n);
     const resting = (await owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     // The same wallet's second key: its order stays.
-    const second = new Trader(h.url, undefined);
-    Object.assign(second, { account: owner.account });
+    const second = new Trader(h.url, wallet);
     await second.createApiKey(1);
     const kept = (await second.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })).body.orderID as string;
 
