@@ -1,5 +1,5 @@
-// A throwaway, fully migrated Postgres database per test file, dropped (even with open
-// connections) when the test is done.
+// A throwaway Postgres database per test file (fully migrated unless asked for an empty one),
+// dropped (even with open connections) when the test is done.
 import { randomBytes } from 'node:crypto';
 import {
   connectPostgres,
@@ -31,7 +31,7 @@ export function testDatabaseName(): string {
 }
 
 export async function createTestDatabase(
-  options: { serverUrl?: string; postgres?: PostgresOptions } = {},
+  options: { serverUrl?: string; postgres?: PostgresOptions; /** false: leave it empty (default true). */ migrate?: boolean } = {},
 ): Promise<TestDatabase> {
   const serverUrl = options.serverUrl ?? testkitConfig.pgUrl;
   const name = testDatabaseName();
@@ -39,7 +39,7 @@ export async function createTestDatabase(
   const url = databaseUrl(serverUrl, name);
   const sql = connectPostgres(url, { max: 4, ...options.postgres });
   try {
-    await migrate(sql);
+    if (options.migrate !== false) await migrate(sql);
   } catch (error) {
     await sql.end({ timeout: 1 });
     await withServer(serverUrl, (admin) => dropDatabase(admin, name));

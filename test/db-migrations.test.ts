@@ -1,27 +1,26 @@
-// Runs against the real Postgres of PMX_PG_URL (infra/setup.sh provides it), in a fresh database.
-import { randomBytes } from 'node:crypto';
+// @pmx/db's migrations against the real Postgres of PMX_PG_URL (infra/setup.sh provides it), in
+// an empty database from testkit (here rather than in packages/db, so the database carries the
+// owner tag a later run sweeps by without a dependency cycle between db and testkit).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionSettings } from '@pmx/config';
-import { connectPostgres, type Sql } from './connection.ts';
-import { createDatabase, databaseExists, databaseUrl, dropDatabase } from './databases.ts';
-import { migrate, migrationFiles } from './migrations.ts';
+import { connectPostgres, databaseExists, migrate, migrationFiles, type Sql } from '@pmx/db';
+import { createTestDatabase, testkitConfig, type TestDatabase } from '@pmx/testkit';
 
-const serverUrl = connectionSettings(process.env).pgUrl;
-const name = `pmx_test_${randomBytes(6).toString('hex')}`;
-let admin: Sql;
+let db: TestDatabase;
 let sql: Sql;
 
 beforeAll(async () => {
-  admin = connectPostgres(serverUrl, { max: 1 });
-  await createDatabase(admin, name);
-  sql = connectPostgres(databaseUrl(serverUrl, name), { max: 4 });
+  db = await createTestDatabase({ migrate: false });
+  sql = db.sql;
 });
 
 afterAll(async () => {
-  await sql?.end();
-  await dropDatabase(admin, name);
-  expect(await databaseExists(admin, name)).toBe(false);
-  await admin.end();
+  await db?.drop();
+  const admin = connectPostgres(testkitConfig.pgUrl, { max: 1 });
+  try {
+    expect(await databaseExists(admin, db.name)).toBe(false);
+  } finally {
+    await admin.end();
+  }
 });
 
 describe('migrate', () => {
