@@ -13,6 +13,7 @@ import { MarketRegistry, type MarketRecord } from './markets/market-registry.ts'
 import { ProxyWallets } from './markets/proxy-wallets.ts';
 import { OrderService } from './orders/order-service.ts';
 import { KnownOrders } from './orders/known-orders.ts';
+import { ledgerOrder } from './orders/ledger-order.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
 import { clobRateLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
@@ -119,7 +120,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
         return cancelKeyOrders(key, 'deleted');
       },
     }),
-    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey]),
+    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
     ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),

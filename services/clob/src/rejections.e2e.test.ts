@@ -121,7 +121,8 @@ describe('order rejections', () => {
     const gtd = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) + 2 });
     expect(gtd.body.status).toBe('live');
     expect((await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).body).toMatchObject({ order_type: 'GTD' });
-    await expect.poll(async () => (await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).status, { timeout: 6000, interval: 250 }).toBe(404);
+    await expect.poll(async () => (await alice.authed('GET', `/data/order/${gtd.body.orderID}`)).body.status, { timeout: 6000, interval: 250 }).toBe('CANCELED');
+    expect((await alice.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).not.toContain(gtd.body.orderID);
   });
 
   it('signature types: 3 refused, 1 needs a registered proxy, 2 works once registered', async () => {

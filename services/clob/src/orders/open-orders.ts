@@ -1,6 +1,7 @@
 // Open orders as the front end knows them, built only from shard events: added on `accepted`,
-// matched amounts from `trade`, removed when filled, cancelled or expired. Serves
-// GET /data/orders and /data/order/{id}, and ownership checks for cancels.
+// matched amounts from `trade`, removed when filled, cancelled or expired (and then kept a while
+// among the recently closed, for GET /data/order/{id} before ingest has the order in the ledger).
+// Serves GET /data/orders and /data/order/{id}, and ownership checks for cancels.
 
 import { OrderType, Side } from '@pmx/matching';
 import type { ShardEvent } from '@pmx/events';
@@ -26,6 +27,20 @@ export interface OpenOrder {
   tradeIds: string[];
 }
 
+/**
+ * How an order ended, as GET /data/order/{id} names it: `MATCHED` filled in full, `UNMATCHED` an
+ * FOK/FAK whose remainder was killed, `CANCELED` cancelled (by its owner, self-trade prevention,
+ * a lost balance) or expired. `size_matched` says how much of a closed order filled.
+ */
+export type ClosedStatus = 'MATCHED' | 'UNMATCHED' | 'CANCELED';
+
+export interface ClosedOrder extends OpenOrder {
+  status: ClosedStatus;
+}
+
+/** Recently closed orders kept in memory (the oldest go first); older ones are read from the ledger. */
+export const RECENTLY_CLOSED = 50_000;
+
 /** What the front end knows of an order before the shard accepts it. */
 export interface OrderIntent {
   /** The API key placing it. */
@@ -40,6 +55,9 @@ export class OpenOrders {
   private readonly orders = new Map<string, OpenOrder>();
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly intents = new Map<string, OrderIntent>();
+  private readonly closed = new Map<string, ClosedOrder>();
+
+  constructor(private readonly keepClosed = RECENTLY_CLOSED) {}
 
   /** Remembers who placed an order until the shard answers for it. */
   expect(orderId: string, intent: OrderIntent): void {
@@ -116,8 +134,10 @@ export class OpenOrders {
         for (const fill of event.fills) this.fill(fill.makerOrderId, fill.size, event.tradeId);
         break;
       case 'cancelled':
+        this.remove(event.orderId, event.reason === 'unfilled' ? 'UNMATCHED' : 'CANCELED');
+        break;
       case 'expired':
-        this.remove(event.orderId);
+        this.remove(event.orderId, 'CANCELED');
         break;
     }
   }
@@ -127,20 +147,28 @@ export class OpenOrders {
     if (order === undefined) return;
     order.matched += size;
     order.tradeIds.push(tradeId);
-    if (order.matched >= order.size) this.remove(orderId);
+    if (order.matched >= order.size) this.remove(orderId, 'MATCHED');
   }
 
-  private remove(orderId: string): void {
+  private remove(orderId: string, status: ClosedStatus): void {
     const order = this.orders.get(orderId);
     if (order === undefined) return;
     this.orders.delete(orderId);
     const mine = this.byOwner.get(order.owner);
     mine?.delete(orderId);
     if (mine?.size === 0) this.byOwner.delete(order.owner);
+    if (this.keepClosed === 0) return;
+    if (this.closed.size >= this.keepClosed) this.closed.delete(this.closed.keys().next().value!);
+    this.closed.set(orderId, Object.assign(order, { status }));
   }
 
   get(orderId: string): OpenOrder | undefined {
     return this.orders.get(orderId);
+  }
+
+  /** An order among the last `RECENTLY_CLOSED` to close (memory only: not kept across restarts). */
+  recentlyClosed(orderId: string): ClosedOrder | undefined {
+    return this.closed.get(orderId);
   }
 
   /** An owner's open orders, oldest first. */

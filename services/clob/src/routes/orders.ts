@@ -6,6 +6,7 @@ import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http
 import { OrderType, Side } from '@pmx/matching';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
+import type { LedgerOrder, OrderStatusName } from '../orders/ledger-order.ts';
 import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
@@ -58,11 +59,11 @@ function defaultLogFault(error: unknown): void {
   console.error('[clob] POST /orders: an order failed:', error);
 }
 
-function wireOrder(order: OpenOrder, markets: MarketRegistry) {
+function wireOrder(order: OpenOrder, markets: MarketRegistry, status: OrderStatusName = 'LIVE') {
   const market = markets.get(order.market)!;
   return {
     id: order.orderId,
-    status: 'LIVE',
+    status,
     owner: order.owner,
     maker_address: order.maker,
     market: order.market,
@@ -99,8 +100,17 @@ function conditionIdOf(market: string | undefined, markets: MarketRegistry): str
   return market === undefined ? undefined : (markets.get(market)?.conditionId ?? market);
 }
 
-/** `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits). */
-export function orderRoutes(service: OrderService, openOrders: OpenOrders, markets: MarketRegistry, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
+/**
+ * `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits).
+ * `fromLedger`: an API key's order that is neither open nor recently closed (ledger-order.ts).
+ */
+export function orderRoutes(
+  service: OrderService,
+  openOrders: OpenOrders,
+  markets: MarketRegistry,
+  before: Hook<ApiKeyLocals>[],
+  fromLedger: (orderId: string, ownerKey: string) => Promise<LedgerOrder | undefined>,
+): Route<ApiKeyLocals>[] {
   const key = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey!;
   return [
     {
@@ -163,10 +173,17 @@ export function orderRoutes(service: OrderService, openOrders: OpenOrders, marke
       method: 'GET',
       path: '/data/order/:id',
       options: { before },
-      handler: (ctx) => {
-        const order = openOrders.get(ctx.params.id ?? '');
-        if (order === undefined || order.owner !== key(ctx).apiKey) throw new HttpError(404, 'order not found');
-        return { body: wireOrder(order, markets) };
+      handler: async (ctx) => {
+        const id = ctx.params.id ?? '';
+        const owner = key(ctx).apiKey;
+        const open = openOrders.get(id);
+        if (open !== undefined) {
+          if (open.owner !== owner) throw new HttpError(404, 'order not found');
+          return { body: wireOrder(open, markets) };
+        }
+        const closed = openOrders.recentlyClosed(id) ?? (await fromLedger(id, owner));
+        if (closed === undefined || closed.owner !== owner || markets.get(closed.market) === undefined) throw new HttpError(404, 'order not found');
+        return { body: wireOrder(closed, markets, closed.status) };
       },
     },
   ];

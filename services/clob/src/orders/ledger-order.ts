@@ -1,0 +1,55 @@
+// One order of an API key read back from the ledger, for GET /data/order/{id} once the order is
+// neither open nor among the front end's recently closed (older, or closed before a restart).
+
+import type { Sql } from '@pmx/db';
+import { HttpError } from '@pmx/http';
+import { OrderType, Side } from '@pmx/matching';
+import type { ClosedStatus, OpenOrder } from './open-orders.ts';
+
+export type OrderStatusName = 'LIVE' | ClosedStatus;
+
+export interface LedgerOrder extends OpenOrder {
+  status: OrderStatusName;
+}
+
+const TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
+const STATUSES: Record<string, OrderStatusName> = { live: 'LIVE', matched: 'MATCHED', unmatched: 'UNMATCHED', cancelled: 'CANCELED', expired: 'CANCELED' };
+
+/** The order if the ledger has it and `ownerKey` placed it; undefined otherwise (a stranger's order is not told apart from a missing one). */
+export async function ledgerOrder(sql: Sql, orderId: string, ownerKey: string): Promise<LedgerOrder | undefined> {
+  try {
+    return await read(sql, orderId, ownerKey);
+  } catch (error) {
+    console.error('[clob] GET /data/order: the ledger read failed:', error);
+    throw new HttpError(503, 'the order ledger is unavailable; retry shortly');
+  }
+}
+
+async function read(sql: Sql, orderId: string, ownerKey: string): Promise<LedgerOrder | undefined> {
+  const [row] = await sql<{ order_id: string; owner: string; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; status: string; expires_at: Date | null; created_at: Date }[]>`
+    SELECT order_id, owner, market, token, asset_id, side, order_type, price_ticks, size, matched, status, expires_at, created_at
+      FROM orders WHERE order_id = ${orderId} AND owner_key = ${ownerKey}`;
+  if (row === undefined) return undefined;
+  const trades = await sql<{ trade_id: string }[]>`
+    SELECT trade_id FROM trades
+     WHERE trade_id IN (SELECT trade_id FROM trades WHERE taker_order_id = ${orderId}
+                        UNION SELECT trade_id FROM trade_fills WHERE maker_order_id = ${orderId})
+     ORDER BY shard, seq`;
+  return {
+    orderId: row.order_id,
+    owner: ownerKey,
+    maker: row.owner,
+    market: row.market,
+    token: row.token === 1 ? 1 : 0,
+    assetId: row.asset_id,
+    side: row.side === 'BUY' ? Side.BUY : Side.SELL,
+    orderType: TYPES[row.order_type] ?? OrderType.GTC,
+    price: row.price_ticks,
+    size: Number(row.size),
+    matched: Number(row.matched),
+    expiresAt: row.expires_at === null ? 0 : row.expires_at.getTime(),
+    createdAt: row.created_at.getTime(),
+    tradeIds: trades.map((t) => t.trade_id),
+    status: STATUSES[row.status] ?? 'CANCELED',
+  };
+}
