@@ -117,6 +117,44 @@ describe('the front end and the ledger part ways', () => {
     expect((await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.60', 5) })).body).toMatchObject({ success: true, status: 'live' });
   });
 
+  it('answers 425 to cancels, order reads and balances while shards recover, then shows each open order whole', async () => {
+    const { yes } = await h.createMarket();
+    const mm = await trader(20n * USDC);
+    const taker = await trader(0n, { id: yes, amount: 20n * USDC });
+    const quote = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    const fill = await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
+    const expiresAt = Date.now() + 2500;
+    const gtd = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10), orderType: 'GTD', expiration: Math.ceil(expiresAt / 1000) })).body.orderID as string;
+    await ledgerStatus(gtd, 'live');
+    await ingest.close();
+    await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.90', 5) }); // queued: the restart recovers slowly
+    await h.restart({ waitReady: false });
+    for (const t of [mm, taker]) t.baseUrl = h.url;
+
+    // Every one of these would answer from a key's orders and balances, not all rebuilt yet.
+    const recovering = [
+      await mm.authed('DELETE', '/cancel-all'),
+      await mm.authed('DELETE', '/order', { orderID: quote }),
+      await mm.authed('DELETE', '/orders', [quote]),
+      await mm.authed('DELETE', '/cancel-market-orders', { asset_id: yes }),
+      await mm.authed('GET', '/data/orders'),
+      await mm.authed('GET', `/data/order/${quote}`),
+      await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL'),
+      await h.operator('GET', `/operator/balances?address=${mm.address}`),
+    ];
+    expect(recovering.map((r) => [r.status, typeof r.body.error])).toEqual(recovering.map(() => [425, 'string']));
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(expiresAt / 1000) * 1000 - Date.now() + 100)));
+    ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+    await h.app.ready;
+    // The GTD's time came while the front end was down: gone as trading opens, not a sweep later.
+    expect((await mm.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([quote]);
+    expect((await mm.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([{ price: '0.4', size: '5' }]);
+    expect((await mm.authed('GET', `/data/order/${quote}`)).body).toMatchObject({ status: 'LIVE', size_matched: '5', associate_trades: fill.body.tradeIDs });
+    expect((await mm.authed('DELETE', '/cancel-all')).body).toEqual({ canceled: [quote], not_canceled: {} });
+    expect(await ledgerStatus(gtd, 'expired')).toMatchObject({ status: 'expired' });
+  });
+
   it("fires a dead-man's switch that expired during recovery once trading opens", async () => {
     const { yes } = await h.createMarket();
     const mm = await trader(10n * USDC);

@@ -110,20 +110,22 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     console.log(`clob: API key ${key} ${why}: ${result.canceled.length} open orders cancelled`);
     if (left > 0) console.warn(`clob: API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`);
   };
+  /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
+  const whole = () => core.assertAllReady(shards.count);
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey, {
       // Its orders must be cancellable now: while shards recover, some are not known yet.
-      before: () => core.assertAllReady(shards.count),
+      before: whole,
       after: (key) => {
         heartbeats.disarm(key);
         return cancelKeyOrders(key, 'deleted');
       },
     }),
-    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
+    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
-    ...balanceRoutes(core.risk, markets, apiKey, [config.exchangeAddress, config.negRiskExchangeAddress]),
+    ...balanceRoutes(core.risk, markets, [apiKey, whole], [config.exchangeAddress, config.negRiskExchangeAddress], (signer, type) => proxies.ofType(signer, type)),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...clientCompatRoutes(markets),

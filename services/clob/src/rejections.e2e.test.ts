@@ -135,6 +135,12 @@ describe('order rejections', () => {
     const placed = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy });
     expect(placed.body.status).toBe('live');
     expect((await alice.authed('GET', `/data/order/${placed.body.orderID}`)).body.maker_address).toBe(proxy);
+    // The balance that backs the proxy's orders, as the official client asks with its signature type.
+    const balance = async (query: string) => (await alice.authed('GET', `/balance-allowance?asset_type=COLLATERAL${query}`)).body;
+    expect(await balance('&signature_type=2')).toMatchObject({ balance: String(10n * USDC), allowance: String(10n * USDC - 1_300_000n) });
+    expect((await balance('&signature_type=0')).balance).toBe((await balance('')).balance);
+    expect(await balance('&signature_type=1')).toEqual({ error: `no proxy wallet of signature type 1 is registered for ${alice.address.toLowerCase()}` });
+    expect(await balance('&signature_type=3')).toEqual({ error: 'signature_type must be 0, 1 or 2' });
   });
 
   it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {

@@ -42,6 +42,11 @@ export class ProxyWallets {
     return [...(this.bySigner.get(signer.toLowerCase()) ?? [])];
   }
 
+  /** The proxies `signer` signs for with this signature type (lower-case). */
+  ofType(signer: string, signatureType: 1 | 2): string[] {
+    return this.of(signer).filter((proxy) => this.byProxy.get(proxy)?.signatureType === signatureType);
+  }
+
   /** True when `maker` is a proxy of `signer` registered for this signature type. */
   controls(signer: string, maker: string, signatureType: number): boolean {
     const wallet = this.byProxy.get(maker.toLowerCase());

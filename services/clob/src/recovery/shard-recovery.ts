@@ -97,6 +97,9 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
         // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
         await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
       }
+      // GTDs whose time came while the server was down leave the book, the open orders and the
+      // ledger now, not at the shard's next sweep after trading opens.
+      await shards.submit(shard, { type: 'expire' });
       core.markReady(shard);
       log(`clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`);
     }),

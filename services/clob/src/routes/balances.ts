@@ -1,20 +1,40 @@
 // GET /balance-allowance (level 2): what the caller holds of collateral or of one outcome token.
 // Custody is off-chain, so `balance` is the total held and `allowance` what open orders have
 // not reserved (what a new order can still use), also per exchange under `allowances` as the
-// official client reads it; all in base units as the real service sends.
+// official client reads it; all in base units as the real service sends. `signature_type` (as
+// the official client sends it) picks whose balance: 0 (default) the key's own address, 1 or 2
+// the proxy wallet of that type registered for it, the maker whose balance backs its orders.
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
-export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hook<ApiKeyLocals>, exchanges: readonly string[]): Route<ApiKeyLocals>[] {
+/**
+ * `before`: level-2 auth, then a check that balances are whole (425 while shards recover).
+ * `proxyOf`: the proxies of a signer registered for a signature type.
+ */
+export function balanceRoutes(
+  risk: RiskBook,
+  markets: MarketRegistry,
+  before: Hook<ApiKeyLocals>[],
+  exchanges: readonly string[],
+  proxyOf: (signer: string, signatureType: 1 | 2) => string[],
+): Route<ApiKeyLocals>[] {
+  const holder = (signer: string, signatureType: string | null): string => {
+    if (signatureType === null || signatureType === '0') return signer;
+    if (signatureType !== '1' && signatureType !== '2') throw new HttpError(400, 'signature_type must be 0, 1 or 2');
+    const proxies = proxyOf(signer, Number(signatureType) as 1 | 2);
+    if (proxies.length === 1) return proxies[0]!;
+    if (proxies.length === 0) throw new HttpError(400, `no proxy wallet of signature type ${signatureType} is registered for ${signer}`);
+    throw new HttpError(400, `several proxy wallets of signature type ${signatureType} are registered for ${signer}; ask the operator for their balances`);
+  };
   // GET /balance-allowance/update asks the real service to re-read the chain; custody here is
   // off-chain and always current, so it answers what GET /balance-allowance does.
   return ['/balance-allowance', '/balance-allowance/update'].map((path) => ({
     method: 'GET',
     path,
-    options: { before: [auth] },
+    options: { before },
     handler: (ctx) => {
       const type = ctx.query.get('asset_type') ?? 'COLLATERAL';
       let asset = COLLATERAL;
@@ -24,7 +44,7 @@ export function balanceRoutes(risk: RiskBook, markets: MarketRegistry, auth: Hoo
       } else if (type !== 'COLLATERAL') {
         throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
       }
-      const balance = risk.balance(ctx.locals.apiKey!.address, asset);
+      const balance = risk.balance(holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type')), asset);
       const available = String(balance.available);
       return { body: { balance: String(balance.total), allowance: available, allowances: Object.fromEntries(exchanges.map((e) => [e, available])) } };
     },

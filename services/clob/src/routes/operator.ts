@@ -150,6 +150,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: (ctx) => {
         const address = ctx.query.get('address') ?? '';
         if (!ADDRESS.test(address)) throw new HttpError(400, 'address is required');
+        if (!deps.ready()) throw new HttpError(425, 'balances are being rebuilt after a restart; retry shortly');
         return { body: { address: address.toLowerCase(), balances: deps.risk.balances(address.toLowerCase()) } };
       },
     },

@@ -102,6 +102,8 @@ function conditionIdOf(market: string | undefined, markets: MarketRegistry): str
 
 /**
  * `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits).
+ * `whole`: refuses (425) while any shard recovers, when a key's open orders are not all known
+ * yet: cancels and order reads must not answer "not found" for an order that will rest.
  * `fromLedger`: an API key's order that is neither open nor recently closed (ledger-order.ts).
  */
 export function orderRoutes(
@@ -109,9 +111,11 @@ export function orderRoutes(
   openOrders: OpenOrders,
   markets: MarketRegistry,
   before: Hook<ApiKeyLocals>[],
+  whole: Hook<ApiKeyLocals>,
   fromLedger: (orderId: string, ownerKey: string) => Promise<LedgerOrder | undefined>,
 ): Route<ApiKeyLocals>[] {
   const key = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey!;
+  const known = [...before, whole];
   return [
     {
       method: 'POST',
@@ -136,13 +140,13 @@ export function orderRoutes(
         return { body: await placeEach(body, (envelope) => service.place(parseOrderEnvelope(envelope, markets), key(ctx))) };
       },
     },
-    { method: 'DELETE', path: '/order', options: { before }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }) },
-    { method: 'DELETE', path: '/orders', options: { before }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), true)) }) },
-    { method: 'DELETE', path: '/cancel-all', options: { before }, handler: async (ctx) => ({ body: await service.cancelAll(key(ctx)) }) },
+    { method: 'DELETE', path: '/order', options: { before: known }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }) },
+    { method: 'DELETE', path: '/orders', options: { before: known }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), true)) }) },
+    { method: 'DELETE', path: '/cancel-all', options: { before: known }, handler: async (ctx) => ({ body: await service.cancelAll(key(ctx)) }) },
     {
       method: 'DELETE',
       path: '/cancel-market-orders',
-      options: { before },
+      options: { before: known },
       handler: async (ctx) => {
         const body = ctx.rawBody.length === 0 ? {} : ctx.json();
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"market"?: …, "asset_id"?: …}');
@@ -158,7 +162,7 @@ export function orderRoutes(
     {
       method: 'GET',
       path: '/data/orders',
-      options: { before },
+      options: { before: known },
       handler: (ctx) => {
         const { id, market: named, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
         const market = conditionIdOf(named, markets);
@@ -172,7 +176,7 @@ export function orderRoutes(
     {
       method: 'GET',
       path: '/data/order/:id',
-      options: { before },
+      options: { before: known },
       handler: async (ctx) => {
         const id = ctx.params.id ?? '';
         const owner = key(ctx).apiKey;
