@@ -6,7 +6,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
 import { rewriteHead } from './request-framing.ts';
-import { serveForTest, type TestServer } from './test-server.ts';
+import { rawSession, serveForTest, type TestServer } from './test-server.ts';
 import type { Route } from './route.ts';
 
 const IDLE_MS = 200;
@@ -29,32 +29,7 @@ afterAll(async () => {
   await server.close();
 });
 
-/** One connection sending `heads` one after another; resolves with the complete answers it got. */
-function session(heads: string[], giveUpMs = 2000): Promise<string[]> {
-  return new Promise((resolve) => {
-    const socket = net.connect(front.port, '127.0.0.1');
-    const answers: string[] = [];
-    let bytes = Buffer.alloc(0);
-    const finish = () => {
-      socket.destroy();
-      resolve(answers);
-    };
-    const next = () => (answers.length < heads.length ? socket.write(heads[answers.length]!) : finish());
-    socket.on('connect', next);
-    socket.on('data', (chunk: Buffer) => {
-      bytes = Buffer.concat([bytes, chunk]);
-      const headEnd = bytes.indexOf('\r\n\r\n') + 4;
-      const length = /\r\ncontent-length: (\d+)/i.exec(bytes.toString('latin1', 0, Math.max(0, headEnd)))?.[1];
-      if (headEnd < 4 || length === undefined || bytes.length < headEnd + Number(length)) return;
-      answers.push(bytes.toString('utf8', 0, headEnd + Number(length)));
-      bytes = bytes.subarray(headEnd + Number(length));
-      next();
-    });
-    socket.on('error', () => {});
-    socket.on('close', finish);
-    setTimeout(finish, giveUpMs);
-  });
-}
+const session = (heads: string[], giveUpMs?: number) => rawSession(front.port, heads, giveUpMs);
 
 const who = (key: string) => `GET /whoami?k=${key} HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: ${key}\r\n\r\n`;
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;

@@ -26,8 +26,9 @@ export interface HeaderProxyOptions {
   /** Largest chunked body decoded; above it the connection gets 413. Default 8 MiB. */
   maxChunkedBytes?: number;
   /**
-   * The largest body the server behind accepts: a longer declared body is not forwarded, only its
-   * head, which the server answers (413) and closes on cleanly. Forwarding it would make the
+   * The largest body the server behind accepts: a longer body (declared, or chunked once decoded)
+   * is not forwarded, only its head with its length, which the server answers (413) and closes on
+   * cleanly. Forwarding it would make the
    * server close with bytes unread, and the reset can destroy its answer before the front reads it.
    */
   maxBodyBytes?: number;
@@ -208,7 +209,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           }
           framing = rewritten.framing;
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
-          chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes) : undefined;
+          chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes, options.maxBodyBytes) : undefined;
           if (chunked === undefined) sendHead(Buffer.from(rewritten.head, 'latin1'));
           else {
             chunkedHead = rewritten.head;
@@ -225,8 +226,11 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           const { end, done } = chunked!.consume(input, offset);
           offset = end;
           if (done) {
-            const body = chunked!.body();
-            sendHead(Buffer.concat([Buffer.from(`${chunkedHead}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]));
+            // A body over the server's limit goes up as its length alone, as a declared one does:
+            // the server answers 413 from the head and closes with nothing left unread.
+            const size = chunked!.size;
+            const head = Buffer.from(`${chunkedHead}\r\ncontent-length: ${size}\r\n\r\n`, 'latin1');
+            sendHead(size > options.maxBodyBytes ? head : Buffer.concat([head, chunked!.body()]));
             inHead = true;
           }
         }

@@ -80,10 +80,33 @@ function bodyFor(req: HttpRequest, body: string): string {
   return req.getMethod() === 'head' ? '' : body;
 }
 
-/** A request answered without reading its body must close, or the body would be parsed as the next request. */
-function hasUnreadBody(req: HttpRequest): boolean {
+/**
+ * Answers a request no route serves (404, 405). A body is read first and dropped, so the
+ * connection stays open for the client's next request; only a body over `cap` (the largest any
+ * route accepts) is left unread, and then the connection closes, or its rest would be parsed as
+ * the next request. Closing with bytes unread resets the connection, and through the header
+ * front the reset could destroy the answer before the front read it.
+ */
+function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, body: string, headers: Readonly<Record<string, string>> | undefined, cap: number): void {
   const length = req.getHeader('content-length');
-  return (length !== '' && length !== '0') || req.getHeader('transfer-encoding') !== '';
+  const chunked = req.getHeader('transfer-encoding') !== '';
+  if (!chunked && (length === '' || length === '0')) return writeResponse(res, status, body, headers, false);
+  const declared = chunked ? -1 : Number(length);
+  if (!chunked && !(declared <= cap)) return writeResponse(res, status, body, headers, true);
+  let aborted = false;
+  let done = false;
+  let size = 0;
+  res.onAborted(() => {
+    aborted = true;
+  });
+  res.onData((chunk: ArrayBuffer, isLast: boolean) => {
+    if (aborted || done) return;
+    size += chunk.byteLength;
+    if (size > cap || isLast) {
+      done = true;
+      writeResponse(res, status, body, headers, size > cap);
+    }
+  });
 }
 
 function validate(routes: readonly Route<any>[]): void {
@@ -158,10 +181,10 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   const notAllowedBody = errorBody(shape, 405, 'method not allowed');
   for (const { path, methods } of allowed.values()) {
     const headers = { allow: methods.join(', ') };
-    app.any(path, (res: HttpResponse, req: HttpRequest) => writeResponse(res, 405, bodyFor(req, notAllowedBody), headers, hasUnreadBody(req)));
+    app.any(path, (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 405, bodyFor(req, notAllowedBody), headers, largestBody));
   }
   const notFoundBody = errorBody(shape, 404, 'not found');
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => writeResponse(res, 404, bodyFor(req, notFoundBody), undefined, hasUnreadBody(req)));
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 404, bodyFor(req, notFoundBody), undefined, largestBody));
 
   let listening = false;
   return {

@@ -113,7 +113,11 @@ function isOws(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-/** Decodes a chunked body from a byte stream, bounded in size. */
+/**
+ * Decodes a chunked body from a byte stream, bounded in size: past `limit` it is refused (413);
+ * past `keep` it is still read to its end but no longer stored (the server refuses it from its
+ * declared length alone, so only the size is forwarded).
+ */
 export class ChunkedBody {
   private state: 'size' | 'data' | 'data-crlf' | 'trailer' = 'size';
   private line = '';
@@ -121,7 +125,15 @@ export class ChunkedBody {
   private readonly parts: Buffer[] = [];
   private total = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly keep = limit,
+  ) {}
+
+  /** The body's size so far (all of it once consume said done). */
+  get size(): number {
+    return this.total;
+  }
 
   /** Consumes bytes of `input` from `start`; returns where it stopped and whether the body ended. */
   consume(input: Buffer, start: number): { end: number; done: boolean } {
@@ -129,7 +141,7 @@ export class ChunkedBody {
     while (i < input.length) {
       if (this.state === 'data') {
         const take = Math.min(this.remaining, input.length - i);
-        this.parts.push(input.subarray(i, i + take));
+        if (this.total <= this.keep) this.parts.push(input.subarray(i, i + take));
         i += take;
         this.remaining -= take;
         if (this.remaining === 0) this.state = 'data-crlf';
@@ -163,7 +175,9 @@ export class ChunkedBody {
     return { end: i, done: false };
   }
 
+  /** The whole body; only when its size is within `keep`. */
   body(): Buffer {
+    if (this.total > this.keep) throw new Error(`ChunkedBody: a body of ${this.total} bytes is over the ${this.keep} kept`);
     return Buffer.concat(this.parts);
   }
 }
