@@ -176,6 +176,11 @@ describe('cancelling and listing', () => {
     expect((await mm.authed('DELETE', '/cancel-market-orders', { market: shouted })).body).toEqual({ canceled: [aYes], not_canceled: {} });
     expect(await listed('')).toEqual([bYes]);
     expect(await balance(mm)).toEqual({ balance: String(100n * USDC), allowance: String(96n * USDC) });
+    // Neither filter (the official client's cancelMarketOrders({})): everything the key has open.
+    const bNo = await place(b.no, '0.10');
+    const all = (await mm.authed('DELETE', '/cancel-market-orders', {})).body;
+    expect({ ...all, canceled: all.canceled.sort() }).toEqual({ canceled: [bYes, bNo].sort(), not_canceled: {} });
+    expect(await listed('')).toEqual([]);
   });
 
   it('cancels an id listed twice once, and reports every id it cannot cancel, "__proto__" too', async () => {

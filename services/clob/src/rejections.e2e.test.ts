@@ -219,7 +219,6 @@ describe('hostile input', () => {
     expectRejected(await alice.authed('DELETE', '/order', { orderID: '0x1', more: true }), 'unknown field more');
     expectRejected(await alice.authed('DELETE', '/orders', { orderID: '0x1' }), /array of order ids/);
     expectRejected(await alice.authed('DELETE', '/cancel-market-orders', { market: 5 }), /must be strings/);
-    expectRejected(await alice.authed('DELETE', '/cancel-market-orders', {}), /market or asset_id is required/);
     expectRejected(await alice.authed('DELETE', '/orders', Array.from({ length: 3001 }, (_, i) => `0x${i}`)), 'Too many orders in payload: 3001, max allowed: 3000');
     expectRejected(await alice.authed('POST', '/orders', { not: 'an array' }), /must be an array/);
   });

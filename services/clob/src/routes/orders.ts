@@ -155,7 +155,7 @@ export function orderRoutes(
         if ((market !== undefined && typeof market !== 'string') || (assetId !== undefined && typeof assetId !== 'string')) {
           throw new HttpError(400, 'market and asset_id must be strings');
         }
-        if (market === undefined && assetId === undefined) throw new HttpError(400, 'market or asset_id is required');
+        // Neither filter: every open order of the key, as the real service documents.
         return { body: await service.cancelAll(key(ctx), { market: conditionIdOf(market as string | undefined, markets), assetId: assetId as string | undefined }) };
       },
     },
