@@ -5,6 +5,7 @@
 import { buyLimit, collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
 
 export const COLLATERAL = 'collateral';
+const NONE: ReadonlyMap<string, number> = new Map();
 
 export interface Balance {
   total: number;
@@ -98,12 +99,21 @@ export class RiskBook {
   }
 
   /**
-   * Whether a deposit keeps every figure exact: the asset's total supplied (which bounds every
-   * balance of it, and of the tokens it can mint) and the address's balance stay below 2^53.
+   * Whether a deposit keeps every figure exact, below 2^53. Collateral only moves or is locked, so
+   * its supply bounds every collateral balance. A token's holders can also hold what trades mint
+   * (a pair per unit of locked collateral), so its supply plus the collateral supply bounds every
+   * balance of it: a collateral deposit must leave room beside the largest token supply, a token
+   * deposit beside the collateral supply. `inFlight`: amounts per asset on their way (Funding).
    */
-  canCredit(address: string, asset: string, amount: number): boolean {
+  canCredit(address: string, asset: string, amount: number, inFlight: ReadonlyMap<string, number> = NONE): boolean {
     const total = this.accounts.get(address)?.get(asset)?.total ?? 0;
-    return Number.isSafeInteger(amount) && amount >= 0 && Number.isSafeInteger((this.supplied.get(asset) ?? 0) + amount) && Number.isSafeInteger(total + amount);
+    if (!Number.isSafeInteger(amount) || amount < 0 || !Number.isSafeInteger(total + amount)) return false;
+    const supply = (of: string) => (this.supplied.get(of) ?? 0) + (inFlight.get(of) ?? 0);
+    let beside = 0;
+    if (asset !== COLLATERAL) beside = supply(COLLATERAL);
+    else for (const map of [this.supplied, inFlight]) for (const token of map.keys()) if (token !== COLLATERAL) beside = Math.max(beside, supply(token));
+    // Every term is below 2^53 and rounding is monotonic, so a sum past the bound never reads as within it.
+    return supply(asset) + amount + beside <= Number.MAX_SAFE_INTEGER;
   }
 
   /** Operator deposit of collateral or tokens (see canCredit). */
@@ -196,7 +206,10 @@ export class RiskBook {
 
   receive(address: string, asset: string, amount: number): void {
     assertAmount(amount);
-    this.holding(address, asset).total += amount;
+    const holding = this.holding(address, asset);
+    // canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round.
+    if (!Number.isSafeInteger(holding.total + amount)) throw new Error(`${address} would hold more than 2^53 - 1 base units of ${asset}`);
+    holding.total += amount;
   }
 
   /** Minting `pairs` locks that much collateral in the market. */

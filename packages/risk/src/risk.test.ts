@@ -74,11 +74,34 @@ describe('deposits', () => {
     expect(risk.canCredit('bob', COLLATERAL, 1)).toBe(false);
     expect(() => risk.credit('bob', COLLATERAL, 1)).toThrow('past 2^53 - 1');
     expect(risk.balance('bob', COLLATERAL).total).toBe(0);
-    expect(risk.canCredit('bob', 'token-1', max)).toBe(true);
     expect(risk.debit('alice', COLLATERAL, 1)).toBe(true);
     expect(risk.balance('alice', COLLATERAL).total).toBe(max - 1);
     expect(risk.canCredit('bob', COLLATERAL, 1)).toBe(true);
     expect(risk.checkInvariants()).toEqual([]);
+  });
+
+  it('keeps a token supply and the collateral supply together below 2^53, since trades mint tokens from collateral', () => {
+    const risk = new RiskBook();
+    const max = Number.MAX_SAFE_INTEGER;
+    risk.credit('alice', COLLATERAL, 1_000);
+    // Alice could mint 1,000 more of token-1 with her collateral: that must still fit.
+    expect(risk.canCredit('bob', 'token-1', max - 1_000)).toBe(true);
+    expect(risk.canCredit('bob', 'token-1', max - 999)).toBe(false);
+    risk.credit('bob', 'token-1', max - 1_000);
+    expect(risk.canCredit('alice', COLLATERAL, 1)).toBe(false);
+    expect(risk.canCredit('carol', 'token-2', max - 1_000)).toBe(true);
+    // Transfers on their way count, of the asset and of the others.
+    expect(risk.canCredit('carol', 'token-2', 1, new Map([[COLLATERAL, max - 1_000]]))).toBe(false);
+    expect(risk.canCredit('carol', COLLATERAL, 0, new Map([['token-3', max - 999]]))).toBe(false);
+    expect(risk.debit('bob', 'token-1', 1)).toBe(true);
+    expect(risk.canCredit('alice', COLLATERAL, 1)).toBe(true);
+  });
+
+  it('refuses to credit past 2^53 - 1 on settlement rather than round', () => {
+    const risk = new RiskBook();
+    risk.credit('alice', 'token-1', Number.MAX_SAFE_INTEGER - 1_000);
+    expect(() => risk.receive('alice', 'token-1', 1_001)).toThrow('more than 2^53 - 1');
+    expect(risk.balance('alice', 'token-1').total).toBe(Number.MAX_SAFE_INTEGER - 1_000);
   });
 });
 

@@ -20,11 +20,10 @@ export class Funding {
   /** False, and nothing written, when the deposit would take a total past exact integers. */
   async deposit(address: string, asset: string, amount: number): Promise<boolean> {
     const who = address.toLowerCase();
-    // Transfers of the asset still on their way count (to any address, since the asset's total
-    // supply is bounded too): two deposits that each fit but not together must not both be
-    // written, or the second could not be credited after its commit.
-    const inFlight = this.pending.get(asset) ?? 0;
-    if (!Number.isSafeInteger(inFlight + amount) || !this.risk.canCredit(who, asset, inFlight + amount)) return false;
+    // Transfers still on their way count (to any address, and of other assets, since supplies
+    // bound each other: RiskBook.canCredit): two deposits that each fit but not together must not
+    // both be written, or the second could not be credited after its commit.
+    if (!this.risk.canCredit(who, asset, amount, this.pending)) return false;
     await this.holding(asset, amount, () => this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${amount})`);
     this.risk.credit(who, asset, amount);
     return true;

@@ -129,7 +129,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: async (ctx) => {
         const { address, asset, amount } = transfer(ctx.json());
         if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
-        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units`);
+        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (a token's supply and the collateral supply together must stay below it: trades mint tokens from collateral)`);
         return { body: { address, asset, balance: deps.risk.balance(address, asset) } };
       },
     },
