@@ -60,6 +60,17 @@ describe('the front with misbehaving clients', () => {
     expect(garbled).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 
+  it('answers what uWS would close on without a word: a method it does not know (501), a header name it does not take (400)', async () => {
+    const [unknown] = await session(['FOO /whoami HTTP/1.1\r\nHost: x\r\n\r\n']);
+    expect(unknown).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+    expect(bodyOf(unknown!)).toEqual({ error: 'method not implemented' });
+    const names = ['X Name', 'X\tName', 'X(Name)', 'X"Name', 'X@Name', 'X\x7fName', 'X\xe9Name', 'X.Name', 'X!Name', 'X|Name'];
+    const answers = await Promise.all(names.map((name) => session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${name}: v\r\n\r\n`], 1000)));
+    expect(answers.map(([answer]) => bodyOf(answer ?? 'none\r\n\r\n{}'))).toEqual(names.map(() => ({ error: "unsupported header name: letters, digits, '-' and '_' only" })));
+    const [fine] = await session(['GET /whoami HTTP/1.1\r\nHost: x\r\nX-Name-9z: v\r\nSVC_API_KEY: k\r\n\r\n']);
+    expect(bodyOf(fine!)).toEqual({ key: 'k' });
+  });
+
   it('passes header values byte for byte, trimming only spaces and tabs', () => {
     // 'à' is C3 A0 in UTF-8: String.trim on the latin1 head took that last byte for a space.
     const value = Buffer.from('voilà\u00a0à').toString('latin1');

@@ -216,8 +216,9 @@ describe('GETs of immediate routes over shared lanes', () => {
     expect(good.map((answers) => answers.length)).toEqual(Array(10).fill(2));
     expect(good.flat().every((a) => a.startsWith('HTTP/1.1 200'))).toBe(true);
     expect(await closing).toHaveLength(1);
-    // uWS says nothing to a bad header name; a lane with that request on it would have stalled.
-    expect((await Promise.all(hostile)).every((answers) => answers.length === 0)).toBe(true);
+    // uWS says nothing to a bad header name (a lane with that request on it would have stalled):
+    // the front refuses it itself, and closes.
+    expect((await Promise.all(hostile)).map((answers) => answers.map((a) => a.slice(0, 12)))).toEqual(Array(5).fill(['HTTP/1.1 400']));
   });
 
   it("keeps a client's requests on its own connection once it has one", async () => {

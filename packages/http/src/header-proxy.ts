@@ -55,7 +55,7 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
 };
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
-const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 505: 'HTTP Version Not Supported' };
+const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
 const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
 const BAD_GATEWAY = Buffer.from(
   `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${BAD_GATEWAY_BODY.length}\r\nconnection: close\r\n\r\n${BAD_GATEWAY_BODY}`,

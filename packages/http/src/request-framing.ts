@@ -22,6 +22,13 @@ const SHARED_NAME = /^[A-Za-z0-9-]+$/;
 const SHARED_VALUE = /^[\x20-\x7e\t]*$/;
 /** A request line of some HTTP version other than 1.1, which is all the front serves. */
 const ANY_VERSION = / HTTP\/\d+(?:\.\d+)?$/;
+/**
+ * A header name uWS 20.30 takes (after '_' → '-'): letters, digits and '-'. It never answers a
+ * request with any other, though RFC 9110 allows more (`!#$%&'*+.^`|~`); none of those is in use.
+ */
+const HEADER_NAME = /^[A-Za-z0-9_-]+$/;
+/** The methods uWS 20.30 parses; on any other it closes the connection without an answer. */
+const METHOD = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) /;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
 const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
 
@@ -30,7 +37,8 @@ const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length'
  * shared lane (get-lanes.ts): a GET of HTTP/1.1 to a path `sharedPath` allows, with no body, nothing
  * about the connection but keep-alive, and nothing uWS could refuse (so a client cannot break a
  * lane others' requests are on: only plain names and values, one Host, and a small head). A
- * version other than HTTP/1.1 is refused with 505.
+ * version other than HTTP/1.1 is refused with 505, a method uWS does not know with 501 and a
+ * header name it does not take with 400: uWS would close on them without a word.
  */
 export function rewriteHead(
   head: string,
@@ -42,6 +50,7 @@ export function rewriteHead(
   if (!lines[0]!.endsWith(' HTTP/1.1')) {
     throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
   }
+  if (!METHOD.test(lines[0]!)) throw new FramingError(501, 'method not implemented');
   const out = [lines[0]!];
   let expectContinue = false;
   let hosts = 0;
@@ -57,6 +66,7 @@ export function rewriteHead(
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     if (colon <= 0) throw new FramingError(400, 'malformed header line');
+    if (!HEADER_NAME.test(line.slice(0, colon))) throw new FramingError(400, "unsupported header name: letters, digits, '-' and '_' only");
     const name = line.slice(0, colon).replaceAll('_', '-');
     const value = valueOf(line, colon + 1);
     const lower = name.toLowerCase();
