@@ -5,7 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
-import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
+import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, MAX_BATCH_PRICE_HISTORY_MARKETS, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { CURSOR_END, cursorOffset } from './token-param.ts';
 
@@ -126,7 +126,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const market = text(ctx, 'market');
         if (market === undefined) throw new HttpError(400, 'market (a condition id) is required');
         const limit = ctx.query.get('limit');
-        if (limit !== null && !/^\d{1,4}$/.test(limit)) throw new HttpError(400, 'limit must be an integer up to 1000');
+        if (limit !== null && !/^\d{1,4}$/.test(limit)) throw new HttpError(400, 'limit must be a whole number (1 to 1000 trades are answered; more is taken as 1000)');
         return { body: await recentTrades(history(), { market, assetId: text(ctx, 'asset_id'), before: seconds(ctx.query.get('before'), 'before'), limit: limit === null ? undefined : Number(limit) }) };
       },
     },
@@ -151,6 +151,8 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
         if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string')) throw new HttpError(400, 'markets must be a non-empty array of token ids');
         tokenIdsOnly(markets as string[]);
+        // Refused as the request's fault even where history is not served (a 503 would invite a retry).
+        if (markets.length > MAX_BATCH_PRICE_HISTORY_MARKETS) throw new HttpError(400, `too many markets: ${markets.length}, max allowed: ${MAX_BATCH_PRICE_HISTORY_MARKETS}`);
         const options = historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity });
         try {
           return { body: await batchPriceHistory(history(), markets as string[], options) };
