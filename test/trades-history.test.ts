@@ -99,11 +99,12 @@ describe('trades and history through the front end', () => {
     const lift = await erin.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5), signatureType: 2, maker: proxy });
     expect([bid.body.status, hit.body.status, lift.body.status]).toEqual(['live', 'matched', 'matched']);
 
-    const mine = async () => (await erin.authed('GET', '/data/trades')).body.data as { id: string; type: string }[];
+    const mine = async () => (await erin.authed('GET', '/data/trades')).body.data as { id: string; type: string; trader_side: string }[];
     await expect.poll(async () => (await mine()).length, { timeout: 15_000 }).toBe(2);
-    expect((await mine()).map((t) => [t.id, t.type])).toEqual([
-      [lift.body.tradeIDs[0], 'TAKER'],
-      [hit.body.tradeIDs[0], 'MAKER'],
+    // `trader_side` is the official client's name for `type`.
+    expect((await mine()).map((t) => [t.id, t.type, t.trader_side])).toEqual([
+      [lift.body.tradeIDs[0], 'TAKER', 'TAKER'],
+      [hit.body.tradeIDs[0], 'MAKER', 'MAKER'],
     ]);
     expect(await checkLedger(h.sql)).toEqual([]);
     h.expectConsistent();

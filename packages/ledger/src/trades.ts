@@ -41,6 +41,8 @@ export interface Trade {
   maker_orders: MakerOrder[];
   /** From the caller's side: TAKER when its order took, MAKER when one of its orders rested. */
   type: 'TAKER' | 'MAKER';
+  /** The same as `type`, under the name the official client's Trade type reads. */
+  trader_side: 'TAKER' | 'MAKER';
 }
 
 /** Filters of GET /data/trades; `address` is the authenticated caller (lower-case). */
@@ -203,6 +205,10 @@ export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise
   return withMakers(sql, rows, (row) => (row.builder_taker ? 'TAKER' : 'MAKER'));
 }
 
+function sides(side: Trade['type']): Pick<Trade, 'type' | 'trader_side'> {
+  return { type: side, trader_side: side };
+}
+
 async function withMakers(sql: Sql, rows: readonly TradeRow[], type: (row: TradeRow) => Trade['type']): Promise<Trade[]> {
   if (rows.length === 0) return [];
   const fills = await sql<FillRow[]>`
@@ -249,6 +255,6 @@ async function withMakers(sql: Sql, rows: readonly TradeRow[], type: (row: Trade
     transaction_hash: row.transaction_hash,
     bucket_index: row.bucket_index,
     maker_orders: makers.get(row.trade_id) ?? [],
-    type: type(row),
+    ...sides(type(row)),
   }));
 }
