@@ -4,31 +4,23 @@
 // dead-man's switch that expires while a restart recovers fires once trading opens.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { startIngest, type Ingest } from '@pmx/ingest';
 import { checkLedger } from '@pmx/ledger';
-import { Trader, limit, testkitConfig } from '@pmx/testkit';
-import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { Trader, limit } from '@pmx/testkit';
+import type { Harness } from '../services/clob/src/testing/clob-harness.ts';
 import { shardOf } from '../services/clob/src/shards/shard-set.ts';
+import { startClobWithIngest, type ClobWithIngest } from './clob-with-ingest.ts';
 
 const USDC = 1_000_000n;
+let system: ClobWithIngest;
 let h: Harness;
-let ingest: Ingest;
-let redis: Redis;
 
 beforeAll(async () => {
-  h = await startClob({ PMX_HEARTBEAT_TIMEOUT_MS: '1000' });
-  redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
-  ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+  system = await startClobWithIngest({ PMX_HEARTBEAT_TIMEOUT_MS: '1000' });
+  h = system.h;
 }, 60_000);
 
 afterAll(async () => {
-  try {
-    await ingest?.close();
-  } finally {
-    redis?.disconnect();
-    await h?.close(); // drops the database and the Redis prefix
-  }
+  await system?.close();
 });
 
 afterEach(async () => {
@@ -126,7 +118,7 @@ describe('the front end and the ledger part ways', () => {
     const expiresAt = Date.now() + 2500;
     const gtd = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10), orderType: 'GTD', expiration: Math.ceil(expiresAt / 1000) })).body.orderID as string;
     await ledgerStatus(gtd, 'live');
-    await ingest.close();
+    await system.stopIngest();
     await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.90', 5) }); // queued: the restart recovers slowly
     await h.restart({ waitReady: false });
     for (const t of [mm, taker]) t.baseUrl = h.url;
@@ -145,7 +137,7 @@ describe('the front end and the ledger part ways', () => {
     expect(recovering.map((r) => [r.status, typeof r.body.error])).toEqual(recovering.map(() => [425, 'string']));
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(expiresAt / 1000) * 1000 - Date.now() + 100)));
-    ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+    await system.startIngest();
     await h.app.ready;
     // The GTD's time came while the front end was down: gone as trading opens, not a sweep later.
     expect((await mm.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([quote]);
@@ -161,7 +153,7 @@ describe('the front end and the ledger part ways', () => {
     const quote = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     await ledgerStatus(quote, 'live');
     // Ingest falls behind with one more event in a shard's queue, so the restart recovers slowly.
-    await ingest.close();
+    await system.stopIngest();
     const other = await trader(10n * USDC);
     await other.placeOrder({ tokenId: yes, ...limit('BUY', '0.10', 10) });
     await h.restart({ waitReady: false });
@@ -174,7 +166,7 @@ describe('the front end and the ledger part ways', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500)); // timeout 1 s, a sweep every 1 s
     expect(h.app.core.allReady(2)).toBe(false);
 
-    ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+    await system.startIngest();
     await h.app.ready;
     expect(await ledgerStatus(quote, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'user' });
     expect((await mm.authed('GET', '/data/orders')).body.data).toEqual([]);

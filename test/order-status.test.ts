@@ -2,30 +2,22 @@
 // — filled (MATCHED), cancelled (CANCELED), an FAK's killed remainder (UNMATCHED) — answered from
 // the front end's recently closed orders, and after a restart (memory gone) from the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { startIngest, type Ingest } from '@pmx/ingest';
 import { checkLedger } from '@pmx/ledger';
-import { Trader, limit, testkitConfig } from '@pmx/testkit';
-import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { Trader, limit } from '@pmx/testkit';
+import type { Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { startClobWithIngest, type ClobWithIngest } from './clob-with-ingest.ts';
 
 const USDC = 1_000_000n;
+let system: ClobWithIngest;
 let h: Harness;
-let ingest: Ingest;
-let redis: Redis;
 
 beforeAll(async () => {
-  h = await startClob();
-  redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
-  ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+  system = await startClobWithIngest();
+  h = system.h;
 }, 120_000);
 
 afterAll(async () => {
-  try {
-    await ingest?.close();
-  } finally {
-    redis?.disconnect();
-    await h?.close();
-  }
+  await system?.close();
 });
 
 describe('GET /data/order/{id}', () => {

@@ -2,36 +2,22 @@
 // HTTP shows up in GET /data/trades (CONFIRMED, every field filled), in the public recent trades
 // and in the price history, once ingest has committed it and the front end copied it to ClickHouse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { startIngest, type Ingest } from '@pmx/ingest';
 import { checkLedger } from '@pmx/ledger';
-import { Trader, createTempDir, limit, testkitConfig, type TempDir } from '@pmx/testkit';
-import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { Trader, limit } from '@pmx/testkit';
+import type { Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { startClobWithIngest, type ClobWithIngest } from './clob-with-ingest.ts';
 
 const USDC = 1_000_000n;
+let system: ClobWithIngest;
 let h: Harness;
-let dir: TempDir;
-let ingest: Ingest;
-let redis: Redis;
 
 beforeAll(async () => {
-  dir = await createTempDir();
-  h = await startClob({ PMX_HISTORY: 'true', PMX_CLICKHOUSE_PATH: dir.path });
-  redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
-  ingest = await startIngest({ sql: h.sql, redis, prefix: h.redisPrefix, shards: 2 });
+  system = await startClobWithIngest({}, { history: true });
+  h = system.h;
 }, 120_000);
 
 afterAll(async () => {
-  try {
-    await ingest?.close();
-  } finally {
-    redis?.disconnect();
-    try {
-      await h?.close(); // drops the database and the Redis prefix
-    } finally {
-      await dir?.remove();
-    }
-  }
+  await system?.close();
 });
 
 describe('trades and history through the front end', () => {
