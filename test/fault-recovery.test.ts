@@ -100,6 +100,14 @@ describe('the front end and the ledger part ways', () => {
     const book = await bob.send('GET', `/book?token_id=${yes}`);
     expect([book.status, book.body.error]).toEqual([503, expect.stringMatching(halted)]);
     expect((await bob.send('GET', '/markets')).status).toBe(503); // listings carry live prices too
+    // Whatever answers from balances or open orders says the same, the operator's transfers too.
+    const fromState = [
+      await bob.authed('DELETE', '/cancel-all'),
+      await bob.authed('GET', '/balance-allowance?asset_type=COLLATERAL'),
+      await h.operator('GET', `/operator/balances?address=${bob.address}`),
+      await h.operator('POST', '/operator/deposit', { address: bob.address, amount: '1' }),
+    ];
+    expect(fromState.map((r) => [r.status, halted.test(r.body.error)])).toEqual(fromState.map(() => [503, true]));
 
     await ledgerStatus(bid, 'matched');
     await h.restart();

@@ -91,6 +91,10 @@ export class RiskBook {
    */
   restore(state: { holdings: { address: string; asset: string; amount: number }[]; locked: { market: string; amount: number }[]; supplied: { asset: string; amount: number }[] }): void {
     if (this.reservations.size > 0) throw new Error('restore: the book already has reservations');
+    // A figure past 2^53 would be rounded from here on: refuse to start on it rather than drift from the ledger.
+    for (const figure of [...state.holdings, ...state.locked, ...state.supplied]) {
+      if (!Number.isSafeInteger(figure.amount)) throw new Error(`restore: ${JSON.stringify(figure)} is not an exact integer (past 2^53 - 1 base units)`);
+    }
     this.accounts.clear();
     this.supplied.clear();
     for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
@@ -99,21 +103,23 @@ export class RiskBook {
   }
 
   /**
-   * Whether a deposit keeps every figure exact, below 2^53. Collateral only moves or is locked, so
-   * its supply bounds every collateral balance. A token's holders can also hold what trades mint
-   * (a pair per unit of locked collateral), so its supply plus the collateral supply bounds every
-   * balance of it: a collateral deposit must leave room beside the largest token supply, a token
-   * deposit beside the collateral supply. `inFlight`: amounts per asset on their way (Funding).
+   * Whether a deposit keeps every figure exact, below 2^53. Collateral exists as supplied, and
+   * more comes out of merges of pairs deposited as tokens: at most the collateral supply plus,
+   * per market, the smaller of its two token supplies (the ceiling). A token's holders can also
+   * hold what trades mint from collateral, at most the ceiling. So the ceiling plus the largest
+   * token supply must stay below 2^53, with the deposit and `inFlight` (amounts per asset on
+   * their way, Funding) counted in.
    */
   canCredit(address: string, asset: string, amount: number, inFlight: ReadonlyMap<string, number> = NONE): boolean {
     const total = this.accounts.get(address)?.get(asset)?.total ?? 0;
     if (!Number.isSafeInteger(amount) || amount < 0 || !Number.isSafeInteger(total + amount)) return false;
-    const supply = (of: string) => (this.supplied.get(of) ?? 0) + (inFlight.get(of) ?? 0);
-    let beside = 0;
-    if (asset !== COLLATERAL) beside = supply(COLLATERAL);
-    else for (const map of [this.supplied, inFlight]) for (const token of map.keys()) if (token !== COLLATERAL) beside = Math.max(beside, supply(token));
-    // Every term is below 2^53 and rounding is monotonic, so a sum past the bound never reads as within it.
-    return supply(asset) + amount + beside <= Number.MAX_SAFE_INTEGER;
+    const supply = (of: string) => (this.supplied.get(of) ?? 0) + (inFlight.get(of) ?? 0) + (of === asset ? amount : 0);
+    let ceiling = supply(COLLATERAL);
+    for (const market of this.markets.values()) ceiling += Math.min(supply(market.tokens[0]), supply(market.tokens[1]));
+    let largest = 0;
+    for (const token of [asset, ...this.supplied.keys(), ...inFlight.keys()]) if (token !== COLLATERAL) largest = Math.max(largest, supply(token));
+    // Partial sums are exact below 2^53 and rounding is monotonic, so a sum past the bound never reads as within it.
+    return ceiling + largest <= Number.MAX_SAFE_INTEGER;
   }
 
   /** Operator deposit of collateral or tokens (see canCredit). */

@@ -97,6 +97,30 @@ describe('deposits', () => {
     expect(risk.canCredit('alice', COLLATERAL, 1)).toBe(true);
   });
 
+  it('counts the collateral that merges of deposited token pairs release, in every market', () => {
+    const risk = new RiskBook();
+    risk.addMarket({ key: 'm1', tokens: ['YES1', 'NO1'], ticksPerUnit: 100 });
+    risk.addMarket({ key: 'm2', tokens: ['YES2', 'NO2'], ticksPerUnit: 100 });
+    const x = 3_100_000_000_000_000; // 3.1·10^9 tokens
+    for (const token of ['YES1', 'NO1', 'YES2']) {
+      expect(risk.canCredit('whale', token, x)).toBe(true);
+      risk.credit('whale', token, x);
+    }
+    // With NO2 too, merging both markets' pairs would release 2x of collateral beside a token
+    // supply of x: 3x is past 2^53. One market's pairs and the largest supply (2x) were fine.
+    expect(risk.canCredit('whale', 'NO2', x)).toBe(false);
+    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - 2 * x)).toBe(true);
+    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - 2 * x + 1)).toBe(false);
+    expect(risk.canCredit('whale', COLLATERAL, Number.MAX_SAFE_INTEGER - 2 * x)).toBe(true);
+    expect(risk.canCredit('whale', COLLATERAL, Number.MAX_SAFE_INTEGER - 2 * x + 1)).toBe(false);
+  });
+
+  it('will not restore a ledger figure past 2^53 - 1', () => {
+    const risk = new RiskBook();
+    const holdings = [{ address: 'x', asset: COLLATERAL, amount: 9_900_000_000_000_000 }];
+    expect(() => risk.restore({ holdings, locked: [], supplied: [] })).toThrow('not an exact integer');
+  });
+
   it('refuses to credit past 2^53 - 1 on settlement rather than round', () => {
     const risk = new RiskBook();
     risk.credit('alice', 'token-1', Number.MAX_SAFE_INTEGER - 1_000);

@@ -94,8 +94,10 @@ export interface OperatorDeps {
   proxies: ProxyWallets;
   /** Makes a new market tradable: risk book and its shard. */
   openMarket: (market: MarketRecord) => Promise<void>;
-  /** False while the shards recover: balances are being rebuilt. */
+  /** False while the shards recover (balances are being rebuilt) or once trading halted. */
   ready: () => boolean;
+  /** Throws 425 while the shards recover, 503 once trading halted (TradingCore.assertAllReady). */
+  assertReady: () => void;
   /** Each shard's sequence, open orders and state hash (for operators and recovery checks). */
   shardStatus: () => Promise<unknown[]>;
   /** Where placed orders spend their time in the server. */
@@ -106,9 +108,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
   const before = [auth];
   const funded: Hook<object>[] = [
     auth,
-    () => {
-      if (!deps.ready()) throw new HttpError(425, 'balances are being rebuilt after a restart; retry shortly');
-    },
+    () => deps.assertReady(),
   ];
   return [
     {
@@ -129,7 +129,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: async (ctx) => {
         const { address, asset, amount } = transfer(ctx.json());
         if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
-        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (a token's supply and the collateral supply together must stay below it: trades mint tokens from collateral)`);
+        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (trades mint tokens from collateral and merge pairs into it, so the largest token supply, the collateral supply and, per market, the smaller of its token supplies must stay below it together)`);
         return { body: { address, asset, balance: deps.risk.balance(address, asset) } };
       },
     },
@@ -150,7 +150,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: (ctx) => {
         const address = ctx.query.get('address') ?? '';
         if (!ADDRESS.test(address)) throw new HttpError(400, 'address is required');
-        if (!deps.ready()) throw new HttpError(425, 'balances are being rebuilt after a restart; retry shortly');
+        deps.assertReady();
         return { body: { address: address.toLowerCase(), balances: deps.risk.balances(address.toLowerCase()) } };
       },
     },
