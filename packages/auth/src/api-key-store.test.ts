@@ -1,4 +1,5 @@
-// The API-key store against a real Postgres: the cache never outlives a delete.
+// The API-key store against a real Postgres: the cache never outlives a delete, and a delete
+// Postgres refuses gives the key back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
 import { ApiKeyStore } from './api-key-store.ts';
@@ -54,5 +55,25 @@ describe('ApiKeyStore', () => {
     expect(seen).toBeUndefined();
     expect(await store.lookup(record.apiKey)).toBeUndefined();
     expect(await db.sql`SELECT 1 FROM api_keys WHERE api_key = ${record.apiKey}`).toHaveLength(0);
+  });
+
+  it('gives the key back when Postgres fails the delete, so its owner can retry', async () => {
+    const store = new ApiKeyStore(db.sql);
+    const record = await store.create(wallet(4), '0');
+    if (record === 'exists') throw new Error('fresh wallet');
+    await db.sql.unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+                         CREATE TRIGGER refuse_delete BEFORE DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION refuse_delete();`);
+    try {
+      const both = await Promise.allSettled([store.delete(record.apiKey), store.delete(record.apiKey)]);
+      expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(store.isDeleted(record.apiKey)).toBe(false);
+      expect(await store.lookup(record.apiKey)).toEqual(record);
+    } finally {
+      await db.sql.unsafe('DROP TRIGGER refuse_delete ON api_keys; DROP FUNCTION refuse_delete();');
+    }
+    const [first, second] = await Promise.all([store.delete(record.apiKey), store.delete(record.apiKey)]);
+    expect([first, second]).toEqual([true, false]);
+    expect(await store.lookup(record.apiKey)).toBeUndefined();
+    expect(await store.delete(record.apiKey)).toBe(false);
   });
 });

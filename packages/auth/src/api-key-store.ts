@@ -46,6 +46,8 @@ export class ApiKeyStore {
   private readonly byKey = new Map<string, ApiKeyRecord>();
   /** Keys deleted (or being deleted) by this process: never cached again, never answered. */
   private readonly deleted = new Set<string>();
+  /** Deletes under way in Postgres, by key. */
+  private readonly deleting = new Map<string, Promise<boolean>>();
   /**
    * Well-formed keys Postgres did not know, so that a flood of made-up keys costs one query each,
    * not one per request. Safe to keep: keys are random uuids, so nobody can send one before it
@@ -122,12 +124,35 @@ export class ApiKeyStore {
     return this.deleted.has(apiKey);
   }
 
-  /** Refuses the key in this process from the moment it is called (keys are never reissued). */
+  /**
+   * Refuses the key in this process from the moment it is called (keys are never reissued). If
+   * the delete fails in Postgres the key is given back, so its owner can retry (and cancel its
+   * orders meanwhile) rather than be locked out of a key that still exists. A second delete
+   * while one is under way shares its outcome (false: the first one deleted it).
+   */
   async delete(apiKey: string): Promise<boolean> {
+    if (!API_KEY.test(apiKey)) {
+      this.byKey.delete(apiKey);
+      return false;
+    }
+    const underWay = this.deleting.get(apiKey);
+    if (underWay !== undefined) return underWay.then(() => false);
+    const deletedBefore = this.deleted.has(apiKey);
+    const cached = this.byKey.get(apiKey);
     this.byKey.delete(apiKey);
-    if (!API_KEY.test(apiKey)) return false;
     this.deleted.add(apiKey);
-    const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
-    return rows.length > 0;
+    const run = this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`.then((rows) => rows.length > 0);
+    this.deleting.set(apiKey, run);
+    try {
+      return await run;
+    } catch (error) {
+      if (!deletedBefore) {
+        this.deleted.delete(apiKey);
+        if (cached !== undefined) this.byKey.set(apiKey, cached);
+      }
+      throw error;
+    } finally {
+      this.deleting.delete(apiKey);
+    }
   }
 }

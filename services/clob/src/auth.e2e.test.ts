@@ -102,6 +102,16 @@ describe('level 2: API key and HMAC', () => {
     await owner.createApiKey();
     const listed = await owner.authed('GET', '/auth/api-keys');
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
+    // Postgres fails the delete: 503, and the key still works (it still exists), for a retry.
+    await h.sql.unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+                        CREATE TRIGGER refuse_delete BEFORE DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION refuse_delete();`);
+    try {
+      const failed = await owner.authed('DELETE', '/auth/api-key');
+      expect([failed.status, failed.body.error]).toEqual([503, expect.stringMatching(/could not be deleted .* it still works: retry shortly$/)]);
+      expect((await owner.authed('GET', '/data/orders')).status).toBe(200);
+    } finally {
+      await h.sql.unsafe('DROP TRIGGER refuse_delete ON api_keys; DROP FUNCTION refuse_delete();');
+    }
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
     expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
   });

@@ -56,7 +56,13 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
       handler: async (ctx) => {
         const key = ctx.locals.apiKey!.apiKey;
         deletion?.before(key);
-        await store.delete(key);
+        try {
+          await store.delete(key);
+        } catch (error) {
+          // The store gave the key back: it still works, its orders are untouched; try again.
+          console.error(`[clob] DELETE /auth/api-key: deleting ${key} failed:`, error);
+          throw new HttpError(503, 'the API key could not be deleted (the key store is unavailable); it still works: retry shortly');
+        }
         await deletion?.after(key);
         return { body: 'OK' };
       },
