@@ -93,4 +93,13 @@ describe('clob rate limits per API key', () => {
     for (let i = 0; i < 4949; i++) await edge(ctx('10.4.0.1', undefined, other));
     expect(await status(() => edge(ctx('10.4.0.1', undefined, other)))).toBe(429);
   });
+
+  it('cap key creation per address: every key made is kept until deleted', async () => {
+    const limits = clobRateLimits();
+    const create = { method: 'POST', path: '/auth/api-key' };
+    const made = [];
+    for (let i = 0; i < 25; i++) made.push(await status(() => chain(limits.edge)(ctx('10.5.0.1', undefined, create))));
+    expect(made).toEqual([...Array(20).fill(200), ...Array(5).fill(429)]);
+    expect(await status(() => chain(limits.edge)(ctx('10.5.0.2', undefined, create)))).toBe(200);
+  });
 });

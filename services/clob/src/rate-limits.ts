@@ -27,6 +27,9 @@ const ENDPOINT_CAPS: Record<string, number> = {
   'GET /prices-history': 100,
   'POST /batch-prices-history': 80,
   'GET /trades': 150,
+  // Not in the contract's table: a key is created once per nonce and kept (in Postgres and in
+  // memory) until deleted, and wallets cost nothing, so creation is capped per IP.
+  'POST /auth/api-key': 20,
 };
 
 /** Trading writes share the POST /order or DELETE /order windows. */
