@@ -147,8 +147,9 @@ export type ShardEvent =
 /** A market's aggregated levels in the first token's ticks, best first, after a batch touched it. */
 export interface BookLevels {
   market: string;
-  bids: [price: number, size: number][];
-  asks: [price: number, size: number][];
+  /** Sizes in base units; a bigint only past 2^53 − 1 (matching's Level). */
+  bids: [price: number, size: number | bigint][];
+  asks: [price: number, size: number | bigint][];
   /** First token's ticks; 0 before the first trade. */
   lastTrade: number;
 }

@@ -11,7 +11,7 @@ function collect(levels: PriceLevels, side: number, mirror: boolean, depth: numb
   let price = side === BID ? levels.bestBid : levels.bestAsk;
   const end = side === BID ? 0 : ticks;
   while (price !== end && out.length < depth) {
-    out.push({ price: mirror ? ticks - price : price, size: levels.depthOf(side, price) });
+    out.push({ price: mirror ? ticks - price : price, size: levels.exactDepthOf(side, price) });
     price = levels.nextLevel(side, price);
   }
   return out;
@@ -56,7 +56,7 @@ export function bookHash(levels: PriceLevels): string {
   const hash = new Fnv64();
   for (const side of [BID, ASK]) {
     hash.addNumber(side);
-    for (const level of collect(levels, side, false, Infinity)) hash.addNumber(level.price).addNumber(level.size);
+    for (const level of collect(levels, side, false, Infinity)) hash.addNumber(level.price).addInteger(level.size);
   }
   return hash.hex();
 }

@@ -14,6 +14,17 @@ export class Fnv64 {
     return this;
   }
 
+  /** Mixes a non-negative integer: a number as addNumber does, a bigint (past 2^53) word by word. */
+  addInteger(value: number | bigint): this {
+    if (typeof value === 'number') return this.addNumber(value);
+    let rest = value;
+    do {
+      this.addWord(Number(rest & 0xffffffffn));
+      rest >>= 32n;
+    } while (rest > 0n);
+    return this;
+  }
+
   addString(value: string): this {
     for (let i = 0; i < value.length; i++) this.addWord(value.charCodeAt(i));
     return this.addWord(0xffff);

@@ -36,9 +36,21 @@ function deepLevel(drift: 1 | -1) {
 }
 
 describe('a price level past 2^57 base units', () => {
-  it('shows its exact total in the book', () => {
+  it('shows its exact total in the book, in both tokens’ terms, to the base unit', () => {
     const { engine, market, others } = deepLevel(1);
-    expect(BigInt(engine.book(market, 0).bids[0]!.size)).toBe(150n * BigInt(MAX) + BigInt(others));
+    const exact = 150n * BigInt(MAX) + BigInt(others);
+    expect(engine.book(market, 0).bids[0]!.size).toBe(exact);
+    expect(engine.book(market, 1).asks[0]!.size).toBe(exact);
+    // One lot of 5.01 tokens more: a total no double holds (the view used to show …5.009984).
+    engine.place({ market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size: 5_010_000, owner: 3 }, 1e6);
+    expect(engine.book(market, 0).bids[0]!.size).toBe(exact + 5_010_000n);
+  });
+
+  it('shows a total below 2^53 as a plain number', () => {
+    const engine = new MatchingEngine();
+    const market = engine.addMarket({ key: 'm', tickSize: '0.01', minSize: 0 });
+    engine.place({ market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size: MAX, owner: 1 }, 1);
+    expect(engine.book(market, 0).bids).toEqual([{ price: 1, size: MAX }]);
   });
 
   it('kills a FOK one lot larger than what others rest there, and changes nothing', () => {

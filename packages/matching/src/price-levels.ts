@@ -60,9 +60,18 @@ export class PriceLevels {
     this.addDepth(side, price, orders.remaining[slot]);
   }
 
-  /** A level's total open base units (rounded to a double only past 2^53, for display). */
+  /** A level's total open base units (rounded to a double past 2^53: see exactDepthOf). */
   depthOf(side: number, price: number): number {
     return this.depthHigh[side][price] * SPLIT + this.depthLow[side][price];
+  }
+
+  /** A level's total open base units, exactly: a number up to 2^53 − 1, a bigint past it (book views). */
+  exactDepthOf(side: number, price: number): number | bigint {
+    const high = this.depthHigh[side][price];
+    const low = this.depthLow[side][price];
+    // high · 2^26 is exact and rounding is monotonic, so a total past 2^53 never reads as safe.
+    const total = high * SPLIT + low;
+    return Number.isSafeInteger(total) ? total : BigInt(high) * BigInt(SPLIT) + BigInt(low);
   }
 
   /** Adds (or, negative, takes) `size` base units to a level's total. */

@@ -170,7 +170,8 @@ export type EngineEvent = AcceptedEvent | TradeEvent | CancelledEvent | ExpiredE
 /** One aggregated price level, in ticks of the token the view is for. */
 export interface Level {
   price: number;
-  size: number;
+  /** Base units; a bigint only past 2^53 − 1 (a level of many large orders at a low price). */
+  size: number | bigint;
 }
 
 export interface BookView {

@@ -94,7 +94,7 @@ export class BookCache {
     if (cached !== null) return cached;
     const { levels } = entry;
     const n = market.ticksPerUnit;
-    const wire = (rows: [number, number][], mirror: boolean): WireLevel[] =>
+    const wire = (rows: [number, number | bigint][], mirror: boolean): WireLevel[] =>
       rows.map(([price, size]) => ({ price: formatPrice(mirror ? n - price : price, n), size: formatUnits(size) })).reverse();
     const book: Book = {
       market: market.conditionId,
