@@ -98,6 +98,7 @@ describe('listTrades', () => {
         { order_id: 'carol-sell', maker_address: CAROL, owner: KEYS.erin, matched_amount: '5', fee_rate_bps: '0', price: '0.57', asset_id: market.tokens[0], outcome: 'Yes', side: 'SELL' },
       ],
       type: 'MAKER',
+      trader_side: 'MAKER',
     });
   });
 
