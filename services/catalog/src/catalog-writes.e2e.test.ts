@@ -116,6 +116,9 @@ describe('operator API', () => {
       events: [],
     });
     expect(market.slug).toMatch(/^order-book-market-/);
+    // An order-book slug the catalog would refuse (the order book takes any text): the question's instead.
+    const odd = await h.orderBookMarket({ question: 'BTC up or down in 5 minutes?', slug: 'BTC Up/Down, 5m' });
+    expect((await created('/operator/markets', { conditionId: odd.conditionId })).slug).toBe('btc-up-or-down-in-5-minutes');
   });
 
   it('updates entities and their links, answering with the new state; unknown ids are not found', async () => {

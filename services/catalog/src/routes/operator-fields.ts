@@ -25,6 +25,11 @@ export interface BodySpec {
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,198}[a-z0-9])?$/;
+
+/** A slug the catalog takes: lower-case letters, digits and dashes (what `?slug=` lists can name). */
+export function isSlug(text: string): boolean {
+  return SLUG.test(text);
+}
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_TEXT = 20_000;
 const MAX_LINKS = 5_000;

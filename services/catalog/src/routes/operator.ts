@@ -8,7 +8,7 @@ import type { CatalogProjection } from '../projection/catalog-projection.ts';
 import type { CatalogView } from '../projection/catalog-view.ts';
 import { deleteRow, readOrderBookMarket, upsertProfile, WriteConflict, writeEntity, type EntityWrite } from '../store/catalog-writes.ts';
 import type { EntityTable } from '../store/change-set.ts';
-import { EVENT_BODY, MARKET_BODY, PROFILE_BODY, SERIES_BODY, TAG_BODY, bodyObject, parseBody, slugify, type BodySpec } from './operator-fields.ts';
+import { EVENT_BODY, MARKET_BODY, PROFILE_BODY, SERIES_BODY, TAG_BODY, bodyObject, isSlug, parseBody, slugify, type BodySpec } from './operator-fields.ts';
 import { pathInteger } from './query-params.ts';
 
 const CONDITION_ID = /^0x[0-9a-fA-F]{1,64}$/;
@@ -122,7 +122,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
     columns.condition_id = conditionId;
     if (!creating) return;
     columns.question ??= market.question;
-    columns.slug ??= market.market_slug !== '' ? market.market_slug : undefined;
+    // The order book takes any text as a slug; one the catalog would refuse falls back to the question's.
+    columns.slug ??= isSlug(market.market_slug) ? market.market_slug : undefined;
     columns.question_id ??= market.question_id;
     columns.description ??= market.description;
     columns.image ??= market.image;

@@ -21,7 +21,7 @@ export interface CatalogHarness {
   send(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Reply>;
   operator(method: string, path: string, body?: unknown): Promise<Reply>;
   /** Inserts an order-book market row (as the clob would) and returns its ids. */
-  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string] }): Promise<{ conditionId: string; tokens: [string, string] }>;
+  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string]; slug?: string }): Promise<{ conditionId: string; tokens: [string, string] }>;
   close(): Promise<void>;
 }
 
@@ -86,7 +86,7 @@ export async function startCatalog(env: Record<string, string> = {}, prepare?: (
       await db.sql`
         INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, market_slug)
         VALUES (${conditionId}, ${fields.question ?? `Order-book market ${n}?`}, ${tokens[0]}, ${tokens[1]}, ${yes}, ${no},
-                ${fields.tickSize ?? '0.01'}, 5000000, ${`order-book-market-${n}-${conditionId.slice(2, 8)}`})`;
+                ${fields.tickSize ?? '0.01'}, 5000000, ${fields.slug ?? `order-book-market-${n}-${conditionId.slice(2, 8)}`})`;
       return { conditionId, tokens };
     },
     async close() {
