@@ -67,13 +67,17 @@ describe('GET /markets', () => {
     expect((await h.get('/markets?tag=no-such-tag')).body).toEqual([]);
   });
 
-  it('filters by event (event_id, event_slug = eventSlug), condition id (conditionId = condition_id), slug and id', async () => {
+  it('filters by event (event_id, event_slug = eventSlug), condition id (conditionId = condition_id), slug, token and id', async () => {
     expect(idsOf((await h.get(`/markets?event_id=${ids.e1}`)).body)).toEqual([ids.m1, ids.m2]);
     expect(idsOf((await h.get(`/markets?event_slug=${slugs.e1}`)).body)).toEqual([ids.m1, ids.m2]);
     expect(idsOf((await h.get(`/markets?eventSlug=${slugs.e2}`)).body)).toEqual([ids.m3]);
     expect(idsOf((await h.get(`/markets?conditionId=${ob.m2!.conditionId}`)).body)).toEqual([ids.m2]);
     expect(idsOf((await h.get(`/markets?condition_id=${ob.m2!.conditionId.toUpperCase().replace('0X', '0x')}`)).body)).toEqual([ids.m2]);
     expect(idsOf((await h.get(`/markets?slug=${slugs.m1}`)).body)).toEqual([ids.m1]);
+    // Gamma's token-to-market lookup: a UI holding a position's token finds its market.
+    expect(idsOf((await h.get(`/markets?clob_token_ids=${ob.m2!.tokens[1]}`)).body)).toEqual([ids.m2]);
+    expect(idsOf((await h.get(`/markets?clob_token_ids=${ob.m1!.tokens[0]},${ob.m2!.tokens[0]}`)).body)).toEqual([ids.m1, ids.m2]);
+    expect((await h.get('/markets?clob_token_ids=424242')).body).toEqual([]);
     expect(idsOf((await h.get(`/markets?id=${ids.m2}&id=${ids.m4}`)).body)).toEqual([ids.m2, ids.m4]);
     expect((await h.get('/markets?event_slug=nope')).body).toEqual([]);
   });

@@ -55,6 +55,13 @@ function idsOf(records: (MarketRecord | undefined)[]): Set<number> {
   return out;
 }
 
+/** The markets trading any of `tokens` (a scan: a token-to-market lookup of a UI, a few thousand markets). */
+function marketsOfTokens(markets: Iterable<MarketRecord>, tokens: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  for (const market of markets) if (market.tokens.some((token) => tokens.has(token))) out.add(market.id);
+  return out;
+}
+
 /** GET /markets: the page of markets the filters, sort and paging select, serialised. */
 function listMarkets(view: CatalogView, q: URLSearchParams): string {
   const { state, render, markets } = view;
@@ -69,6 +76,7 @@ function listMarkets(view: CatalogView, q: URLSearchParams): string {
   const eventSlug = params.text(q, 'event_slug', 'eventSlug');
   const conditionIds = params.textList(q, 'conditionId', 'condition_id', 'condition_ids')?.map((c) => c.toLowerCase());
   const slugs = params.textList(q, 'slug');
+  const tokenIds = params.textList(q, 'clob_token_ids');
 
   // Each filter as a set of market ids; an unknown tag or event matches nothing.
   const none: ReadonlySet<number> = new Set<number>();
@@ -81,7 +89,8 @@ function listMarkets(view: CatalogView, q: URLSearchParams): string {
   const byIds = ids === undefined ? undefined : new Set(ids);
   const byCondition = conditionIds === undefined ? undefined : idsOf(conditionIds.map((c) => state.markets.find('conditionId', c)));
   const bySlug = slugs === undefined ? undefined : idsOf(slugs.map((s) => state.markets.find('slug', s)));
-  const sets = [byTagId, byTagSlug, byEventId, byEventSlug, byIds, byCondition, bySlug].filter((s) => s !== undefined);
+  const byToken = tokenIds === undefined ? undefined : marketsOfTokens(state.markets.values(), new Set(tokenIds));
+  const sets = [byTagId, byTagSlug, byEventId, byEventSlug, byIds, byCondition, bySlug, byToken].filter((s) => s !== undefined);
   const narrowest = candidateIds(state.markets.size, offset + limit, ...sets);
 
   const page = markets.page({
