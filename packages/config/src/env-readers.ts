@@ -93,3 +93,13 @@ export function envOperatorKey(env: Env, host: string): string {
   }
   return key;
 }
+
+/**
+ * `PMX_CORS_ORIGIN`: the origin browsers may call a service from (HttpServerOptions.corsOrigin):
+ * `*` (the default: any; the APIs authenticate by headers, never cookies), one origin such as
+ * `https://app.example.com`, or `off` (no CORS headers). Undefined for `off`.
+ */
+export function envCorsOrigin(env: Env): string | undefined {
+  const value = envMatch(env, 'PMX_CORS_ORIGIN', '*', /^(?:\*|off|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)$/, '*, off or an origin such as https://app.example.com');
+  return value === 'off' ? undefined : value;
+}

@@ -28,6 +28,13 @@ export interface HttpServerOptions<L extends Locals = Record<string, unknown>> {
    * from that many entries from the right. Default 0: the header is ignored (it is forgeable).
    */
   trustedProxyHops?: number;
+  /**
+   * Lets browsers on other origins call the API: every answer carries
+   * `access-control-allow-origin` with this value (`*`: any), and a CORS preflight (OPTIONS) on a
+   * served path is answered 204 with the path's methods and the headers the browser asks for.
+   * Unset or empty: no CORS (OPTIONS is a 405, as any method no route serves).
+   */
+  corsOrigin?: string;
 }
 
 export interface ListeningHttpServer {
@@ -87,12 +94,12 @@ function bodyFor(req: HttpRequest, body: string): string {
  * the next request. Closing with bytes unread resets the connection, and through the header
  * front the reset could destroy the answer before the front read it.
  */
-function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, body: string, headers: Readonly<Record<string, string>> | undefined, cap: number): void {
+function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, body: string, headers: Readonly<Record<string, string>> | undefined, cap: number, cors: string | undefined): void {
   const length = req.getHeader('content-length');
   const chunked = req.getHeader('transfer-encoding') !== '';
-  if (!chunked && (length === '' || length === '0')) return writeResponse(res, status, body, headers, false);
+  if (!chunked && (length === '' || length === '0')) return writeResponse(res, status, body, headers, false, cors);
   const declared = chunked ? -1 : Number(length);
-  if (!chunked && !(declared <= cap)) return writeResponse(res, status, body, headers, true);
+  if (!chunked && !(declared <= cap)) return writeResponse(res, status, body, headers, true, cors);
   let aborted = false;
   let done = false;
   let size = 0;
@@ -104,9 +111,17 @@ function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, bod
     size += chunk.byteLength;
     if (size > cap || isLast) {
       done = true;
-      writeResponse(res, status, body, headers, size > cap);
+      writeResponse(res, status, body, headers, size > cap, cors);
     }
   });
+}
+
+/** A CORS preflight on a served path: its methods, and the request headers the browser names. */
+function answerPreflight(res: HttpResponse, req: HttpRequest, methods: readonly Method[], origin: string): void {
+  const asked = req.getHeader('access-control-request-headers');
+  const headers: Record<string, string> = { 'access-control-allow-methods': methods.join(', '), 'access-control-max-age': '600' };
+  if (asked !== '') headers['access-control-allow-headers'] = asked;
+  answerUnserved(res, req, 204, '', headers, 0, origin);
 }
 
 function validate(routes: readonly Route<any>[]): void {
@@ -147,6 +162,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   const state: ServerState = {
     errorShape: shape,
     trustedProxyHops: options.trustedProxyHops ?? 0,
+    corsOrigin: options.corsOrigin === '' ? undefined : options.corsOrigin,
     onError: options.hooks?.onError ?? logFault,
     inFlight: 0,
     onIdle: undefined,
@@ -179,12 +195,14 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   // parameter segments over the trailing wildcard, so these only see what no route took. No route
   // serves HEAD, so every HEAD ends here; its answer has no body (bodyFor).
   const notAllowedBody = errorBody(shape, 405, 'method not allowed');
+  const cors = state.corsOrigin;
   for (const { path, methods } of allowed.values()) {
     const headers = { allow: methods.join(', ') };
-    app.any(path, (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 405, bodyFor(req, notAllowedBody), headers, largestBody));
+    if (cors !== undefined) app.options(path, (res: HttpResponse, req: HttpRequest) => answerPreflight(res, req, methods, cors));
+    app.any(path, (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 405, bodyFor(req, notAllowedBody), headers, largestBody, cors));
   }
   const notFoundBody = errorBody(shape, 404, 'not found');
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 404, bodyFor(req, notFoundBody), undefined, largestBody));
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 404, bodyFor(req, notFoundBody), undefined, largestBody, cors));
 
   let listening = false;
   return {

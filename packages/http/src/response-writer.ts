@@ -17,6 +17,7 @@ let targetStatus = '';
 let targetBody = '';
 let targetHeaders: Readonly<Record<string, string>> | undefined;
 let targetClose = false;
+let targetCors: string | undefined;
 
 function writeTarget(): void {
   const res = target!;
@@ -29,12 +30,14 @@ function writeTarget(): void {
     }
   }
   if (!hasContentType) res.writeHeader('content-type', 'application/json');
+  if (targetCors !== undefined) res.writeHeader('access-control-allow-origin', targetCors);
   res.end(targetBody, targetClose);
 }
 
 /**
  * @param closeConnection set when the request body was not (fully) read, so the rest of it is
  *   never parsed as a next request on this connection
+ * @param corsOrigin sent as `access-control-allow-origin` when set (HttpServerOptions.corsOrigin)
  */
 export function writeResponse(
   res: HttpResponse,
@@ -42,12 +45,14 @@ export function writeResponse(
   body: string,
   headers: Readonly<Record<string, string>> | undefined,
   closeConnection: boolean,
+  corsOrigin?: string,
 ): void {
   target = res;
   targetStatus = statusLine(status);
   targetBody = body;
   targetHeaders = headers;
   targetClose = closeConnection;
+  targetCors = corsOrigin;
   try {
     res.cork(writeTarget);
   } finally {

@@ -20,6 +20,8 @@ export interface ServerState {
   readonly errorShape: ErrorShape;
   readonly trustedProxyHops: number;
   readonly onError: ErrorLogger;
+  /** `access-control-allow-origin` of every answer, when set. */
+  readonly corsOrigin: string | undefined;
   /** Requests accepted and neither answered nor aborted yet (for a graceful close). */
   inFlight: number;
   /** Called when inFlight drops to zero while a close is waiting. */
@@ -148,7 +150,7 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
       ctx.responded = true;
     }
     try {
-      writeResponse(res, status, body, headers, close);
+      writeResponse(res, status, body, headers, close, this.state.corsOrigin);
     } catch (error) {
       this.log(error, ctx);
     }

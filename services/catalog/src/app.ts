@@ -58,6 +58,7 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
     maxBodyBytes: config.maxBodyBytes,
     // Behind the header-normalising front, the front is one more proxy hop.
     trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
+    corsOrigin: config.corsOrigin,
     hooks: { before: config.rateLimits ? catalogRateLimits() : [] },
   });
   let served: Served | undefined;

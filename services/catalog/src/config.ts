@@ -1,7 +1,7 @@
 // Everything the catalog reads from the environment, with defaults that run on a fresh machine
 // after infra/setup.sh. Nothing else in this service reads process.env.
 
-import { connectionSettings, envBool, envInt, envOperatorKey, envString, type Env } from '@pmx/config';
+import { connectionSettings, envBool, envCorsOrigin, envInt, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
@@ -24,6 +24,8 @@ export interface CatalogConfig {
   maxBodyBytes: number;
   /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
   trustedProxyHops: number;
+  /** Origin browsers may call from (PMX_CORS_ORIGIN; undefined: no CORS). */
+  corsOrigin: string | undefined;
   /** Header-normalising front on the public port (SVC_X headers for POST /comments); uWS behind it. */
   headerCompat: boolean;
   /** uWS's own port behind the front (0: ephemeral loopback). */
@@ -47,6 +49,7 @@ export function loadCatalogConfig(env: Env): CatalogConfig {
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 64 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
     trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
+    corsOrigin: envCorsOrigin(env),
     headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
     directPort: envInt(env, 'PMX_CATALOG_DIRECT_PORT', 0, PORT),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),

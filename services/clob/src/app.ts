@@ -137,6 +137,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     maxBodyBytes: config.maxBodyBytes,
     // Behind the header-normalising front, the front is one more proxy hop.
     trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
+    corsOrigin: config.corsOrigin,
     hooks: { before: limits?.edge ?? [] },
   });
   const sweep = setInterval(() => {

@@ -6,7 +6,13 @@ import { loadClobConfig } from './config.ts';
 
 describe('loadClobConfig', () => {
   it('has defaults that run on a fresh machine', () => {
-    expect(loadClobConfig({})).toMatchObject({ host: '127.0.0.1', port: 8080, authWindowSeconds: 30, chainId: 137 });
+    expect(loadClobConfig({})).toMatchObject({ host: '127.0.0.1', port: 8080, authWindowSeconds: 30, chainId: 137, corsOrigin: '*' });
+  });
+
+  it('takes one CORS origin, any (*), or none (off)', () => {
+    expect(loadClobConfig({ PMX_CORS_ORIGIN: 'https://app.example.com:8443' }).corsOrigin).toBe('https://app.example.com:8443');
+    expect(loadClobConfig({ PMX_CORS_ORIGIN: 'off' }).corsOrigin).toBeUndefined();
+    expect(() => loadClobConfig({ PMX_CORS_ORIGIN: 'https://a.example, https://b.example' })).toThrow(/PMX_CORS_ORIGIN must be \*, off or an origin/);
   });
 
   it('refuses values that would fail every request later', () => {

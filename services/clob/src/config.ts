@@ -2,7 +2,7 @@
 // fresh machine after infra/setup.sh. Nothing else in this service reads process.env.
 
 import { availableParallelism } from 'node:os';
-import { connectionSettings, envBool, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
+import { connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
@@ -50,6 +50,8 @@ export interface ClobConfig {
   maxBodyBytes: number;
   /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
   trustedProxyHops: number;
+  /** Origin browsers may call from (PMX_CORS_ORIGIN; undefined: no CORS). */
+  corsOrigin: string | undefined;
   /** Enforce the contract's rate limits. */
   rateLimits: boolean;
   /** Create the demo markets at start when they are missing. */
@@ -86,6 +88,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
     trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
+    corsOrigin: envCorsOrigin(env),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
     demoFund: envList(env, 'PMX_DEMO_FUND', []),
