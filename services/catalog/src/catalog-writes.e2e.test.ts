@@ -288,6 +288,17 @@ describe('holders and positions', () => {
     await h.db.sql`UPDATE positions SET size = 0 WHERE address = ${holder}`;
     await h.app.positions.refresh();
     expect((await h.get(`/comments?event_slug=${event.slug}&holders_only=true`)).body).toEqual([]);
+
+    // A trader through a proxy wallet comments as its signer; the ledger holds the tokens under
+    // the proxy (the maker). Both its own and its proxy's positions count.
+    const proxy = '0x00000000000000000000000000000000000000d5';
+    await h.db.sql`INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${proxy}, ${bystander}, 2)`;
+    await h.db.sql`INSERT INTO positions (address, asset, market, token, size) VALUES (${proxy}, ${book.tokens[0]}, ${book.conditionId}, 0, 7000000)`;
+    await h.db.sql`INSERT INTO positions (address, asset, market, token, size) VALUES (${bystander}, ${book.tokens[0]}, ${book.conditionId}, 0, 1000000)`;
+    await h.app.positions.refresh();
+    const viaProxy = (await h.get(`/comments?event_slug=${event.slug}&holders_only=true`)).body;
+    expect(viaProxy.map((c: { userAddress: string }) => c.userAddress)).toEqual([bystander]);
+    expect(viaProxy[0].profile.positions).toEqual([{ tokenId: book.tokens[0], positionSize: '8000000' }]);
   });
 });
 
