@@ -155,6 +155,21 @@ describe('the front end and the ledger part ways', () => {
     expect(await ledgerStatus(gtd, 'expired')).toMatchObject({ status: 'expired' });
   });
 
+  it('stops at once when closed while recovery waits for ingest', async () => {
+    const { yes } = await h.createMarket();
+    const alice = await trader(10n * USDC);
+    await system.stopIngest();
+    await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) }); // queued, not in the ledger
+    await h.restart({ waitReady: false });
+    // Closing used to wait for recovery, which waited for ingest: a SIGTERM never finished.
+    const started = Date.now();
+    await h.restart({ waitReady: false });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(h.app.core.allReady(2)).toBe(false);
+    await system.startIngest();
+    await h.app.ready;
+  });
+
   it("fires a dead-man's switch that expired during recovery once trading opens", async () => {
     const { yes } = await h.createMarket();
     const mm = await trader(10n * USDC);

@@ -88,7 +88,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     });
   }
   const known = new KnownOrders(sql, { windowMs: config.replayWindowSeconds * 1000 });
-  const ready = recoverShards({ sql, shards, core, known, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix }).then(async () => {
+  // Closing stops a recovery still waiting (for ingest, for Redis) rather than wait for it.
+  const closing = new AbortController();
+  const ready = recoverShards({ sql, shards, core, known, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, signal: closing.signal }).then(async () => {
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
   });
   ready.catch(() => {});
@@ -163,6 +165,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     },
     async close() {
       clearInterval(sweep);
+      closing.abort();
       await ready.catch(() => {});
       await follower?.close();
       await ch?.close();

@@ -1,6 +1,7 @@
 // Starts the trading front end: `pnpm --filter @pmx/clob start` (or infra/start.sh).
 import { loadClobConfig, DEV_OPERATOR_KEY } from './config.ts';
 import { createClobApp } from './app.ts';
+import { RecoveryStopped } from './recovery/shard-recovery.ts';
 import { signatureBackend } from '@pmx/signing';
 import { uwsIsNative } from '@pmx/http';
 
@@ -10,6 +11,7 @@ if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; ru
 const app = await createClobApp(config);
 const listening = await app.listen();
 app.ready.catch((error: unknown) => {
+  if (error instanceof RecoveryStopped) return; // a stop while recovering: the stop exits
   console.error('clob: recovery failed:', error);
   process.exit(1);
 });

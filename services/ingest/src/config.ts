@@ -35,10 +35,12 @@ export function loadIngestConfig(env: Env): IngestConfig {
     redisPrefix: connections.redisPrefix,
     clickhouseUrl: connections.clickhouseUrl,
     clickhousePath: connections.clickhousePath,
-    shards: envInt(env, 'PMX_SHARDS', availableParallelism()),
+    // The same range as the front end's: a shard count of 0 consumed nothing, and the front end's
+    // next start then waited for ingest for ever.
+    shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
     history: envBool(env, 'PMX_INGEST_HISTORY', false),
-    historyFlushMs: envInt(env, 'PMX_INGEST_HISTORY_FLUSH_MS', 200),
-    healIntervalMs: envInt(env, 'PMX_INGEST_HEAL_INTERVAL_MS', 5000),
-    maxBatchesPerTransaction: envInt(env, 'PMX_INGEST_MAX_BATCHES_PER_TX', 64),
+    historyFlushMs: envInt(env, 'PMX_INGEST_HISTORY_FLUSH_MS', 200, { min: 1, max: 3_600_000 }),
+    healIntervalMs: envInt(env, 'PMX_INGEST_HEAL_INTERVAL_MS', 5000, { min: 100, max: 3_600_000 }),
+    maxBatchesPerTransaction: envInt(env, 'PMX_INGEST_MAX_BATCHES_PER_TX', 64, { min: 1, max: 10_000 }),
   };
 }

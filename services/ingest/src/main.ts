@@ -11,6 +11,13 @@ const config = loadIngestConfig(process.env);
 const sql = connectPostgres(config.pgUrl, { max: config.shards + 4 });
 const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
 const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+// ioredis retries an unreachable Redis silently: say so, at most every 10 s.
+let redisReported = 0;
+redis.on('error', (error: Error) => {
+  if (Date.now() - redisReported < 10_000) return;
+  redisReported = Date.now();
+  console.error(`ingest: cannot reach Redis at ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (retrying): ${error.message}`);
+});
 
 const ingest = await startIngest({
   sql,

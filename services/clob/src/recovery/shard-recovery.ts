@@ -23,6 +23,15 @@ export interface RecoveryOptions {
   redisPrefix: string;
   log?: (line: string) => void;
   pollMs?: number;
+  /** Aborted when the service closes: recovery then stops waiting (for ingest, for Redis) at once. */
+  signal?: AbortSignal;
+}
+
+/** Recovery given up because the service is closing (not a fault). */
+export class RecoveryStopped extends Error {
+  constructor() {
+    super('recovery stopped: the service is closing');
+  }
 }
 
 /**
@@ -30,10 +39,12 @@ export interface RecoveryOptions {
  * reached the highest sequence of any job left (a crashed consumer's job may stay "active" in
  * BullMQ for a while after ingest has applied it).
  */
-async function drained(queue: Queue, shard: number, sql: Sql, log: (line: string) => void, pollMs: number): Promise<void> {
+async function drained(queue: Queue, shard: number, sql: Sql, log: (line: string) => void, pollMs: number, signal: AbortSignal | undefined): Promise<void> {
   let reported = 0;
   for (;;) {
-    const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'], 0, -1);
+    if (signal?.aborted) throw new RecoveryStopped();
+    // A command to an unreachable Redis waits for ever (ioredis retries): closing must not.
+    const jobs = await abortable(queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'], 0, -1), signal);
     const highest = jobs.reduce((max, job) => Math.max(max, (job?.data as { toSeq?: number } | undefined)?.toSeq ?? 0), 0);
     const [row] = await sql<{ last_seq: string }[]>`SELECT last_seq FROM shard_offsets WHERE shard = ${shard}`;
     const applied = Number(row?.last_seq ?? 0);
@@ -46,19 +57,51 @@ async function drained(queue: Queue, shard: number, sql: Sql, log: (line: string
   }
 }
 
+/** `work`, or RecoveryStopped as soon as `signal` aborts (`work` is left to settle unheard). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new RecoveryStopped());
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** Logs Redis connection errors, at most one every 10 s (ioredis retries on its own, silently). */
+function reportRedisErrors(connection: Redis, url: string, log: (line: string) => void): void {
+  let reported = 0;
+  connection.on('error', (error: Error) => {
+    if (Date.now() - reported < 10_000) return;
+    reported = Date.now();
+    log(`clob: recovery cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (retrying): ${error.message}`);
+  });
+}
+
 export async function recoverShards(options: RecoveryOptions): Promise<void> {
   const { sql, shards, core } = options;
   const log = options.log ?? ((line: string) => console.log(line));
+  const { signal } = options;
+  if (signal?.aborted) throw new RecoveryStopped();
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  reportRedisErrors(connection, options.redisUrl, log);
+  // Closing disconnects: commands waiting for an unreachable Redis then fail at once.
+  const stop = () => connection.disconnect();
+  signal?.addEventListener('abort', stop);
   try {
     await Promise.all(
       Array.from({ length: shards.count }, async (_, shard) => {
         const queue = new Queue(shardQueueName(shard), { connection, prefix: options.redisPrefix });
-        await drained(queue, shard, sql, log, options.pollMs ?? 200);
+        try {
+          await drained(queue, shard, sql, log, options.pollMs ?? 200, signal);
+        } catch (error) {
+          throw signal?.aborted ? new RecoveryStopped() : error;
+        }
         await queue.close();
       }),
     );
   } finally {
+    signal?.removeEventListener('abort', stop);
     connection.disconnect();
   }
 
