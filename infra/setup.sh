@@ -15,7 +15,8 @@ say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }
 trap 'echo "setup: ERROR: failed at infra/setup.sh line $LINENO: $BASH_COMMAND" >&2' ERR
 
-redact() { sed -E 's#//([^:@/]*):[^@/]*@#//\1:***@#' <<<"$1"; }
+# The password hidden: everything between //user: and the last @ (a password may hold / or @).
+redact() { sed -E 's#//([^:@/]*):.*@#//\1:***@#' <<<"$1"; }
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString } from './env-readers.ts';
+import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString, redactUrl } from './env-readers.ts';
 
 describe('envString', () => {
   it('returns the value when set and the default when unset or blank', () => {
@@ -76,5 +76,14 @@ describe('envList', () => {
     const result = envList({}, 'L', fallback);
     expect(result).toEqual(['x']);
     expect(result).not.toBe(fallback);
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides the whole password, whatever it holds', () => {
+    expect(redactUrl('postgres://pmx:Xy9/Secret+pw=@db.internal:5432/pmx')).toBe('postgres://pmx:***@db.internal:5432/pmx');
+    expect(redactUrl('postgres://pmx:p@ss@db:5432/pmx')).toBe('postgres://pmx:***@db:5432/pmx');
+    expect(redactUrl('redis://:s3cr/et@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
+    expect(redactUrl('postgres://pmx@localhost/pmx')).toBe('postgres://pmx@localhost/pmx');
   });
 });

@@ -103,3 +103,11 @@ export function envCorsOrigin(env: Env): string | undefined {
   const value = envMatch(env, 'PMX_CORS_ORIGIN', '*', /^(?:\*|off|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)$/, '*, off or an origin such as https://app.example.com');
   return value === 'off' ? undefined : value;
 }
+
+/**
+ * A connection URL with its password hidden, for messages: everything between `//user:` and the
+ * last `@` (a password may hold `/`, `+`, `=` — `openssl rand -base64` output — or `@`).
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):.*@/, '//$1:***@');
+}

@@ -2,6 +2,7 @@
 // delays the small writes of COPY and pipelined queries by tens of milliseconds.
 import net from 'node:net';
 import postgres from 'postgres';
+import { redactUrl } from '@pmx/config';
 
 export type Sql = postgres.Sql;
 /** Every `postgres` option except where to connect, which comes from the URL. */
@@ -13,10 +14,10 @@ export function postgresEndpoint(url: string): { host: string; port: number } {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`connectPostgres: not a valid URL: ${redact(url)}`);
+    throw new Error(`connectPostgres: not a valid URL: ${redactUrl(url)}`);
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new Error(`connectPostgres: expected a postgres:// URL, got ${redact(url)}`);
+    throw new Error(`connectPostgres: expected a postgres:// URL, got ${redactUrl(url)}`);
   }
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost';
   const port = parsed.port === '' ? 5432 : Number(parsed.port);
@@ -39,6 +40,4 @@ export function connectPostgres(url: string, opts: PostgresOptions = {}): Sql {
   return postgres(url, options);
 }
 
-function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-}
+

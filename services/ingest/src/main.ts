@@ -3,6 +3,7 @@
 
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres } from '@pmx/db';
+import { redactUrl } from '@pmx/config';
 import { Redis } from 'ioredis';
 import { loadIngestConfig } from './config.ts';
 import { startIngest } from './ingest.ts';
@@ -16,7 +17,7 @@ let redisReported = 0;
 redis.on('error', (error: Error) => {
   if (Date.now() - redisReported < 10_000) return;
   redisReported = Date.now();
-  console.error(`ingest: cannot reach Redis at ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (retrying): ${error.message}`);
+  console.error(`ingest: cannot reach Redis at ${redactUrl(config.redisUrl)} (retrying): ${error.message}`);
 });
 
 const ingest = await startIngest({

@@ -6,6 +6,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
+import { redactUrl } from '@pmx/config';
 import type { Sql } from '@pmx/db';
 import { Side } from '@pmx/matching';
 import type { KnownOrders } from '../orders/known-orders.ts';
@@ -74,7 +75,7 @@ function reportRedisErrors(connection: Redis, url: string, log: (line: string) =
   connection.on('error', (error: Error) => {
     if (Date.now() - reported < 10_000) return;
     reported = Date.now();
-    log(`clob: recovery cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (retrying): ${error.message}`);
+    log(`clob: recovery cannot reach Redis at ${redactUrl(url)} (retrying): ${error.message}`);
   });
 }
 
