@@ -41,6 +41,8 @@ describe('pmx', () => {
     const report = JSON.parse(lines.at(-1)!);
     expect(Object.keys(report)).toEqual(['since', 'signatureCheck', 'match', 'total']);
     expect(report.total).toEqual({ count: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, maxMs: 0 });
+    // PMX_CLOB_URL written with a trailing slash.
+    expect(await runCli(['latency'], { ...ctx(), url: `${h.url}/` })).toBe(0);
   });
 
   it('explains bad usage and server refusals with non-zero exit codes', async () => {

@@ -36,7 +36,8 @@ function baseUnits(amount: string | undefined): string {
 }
 
 async function call(ctx: CliContext, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${ctx.url}${path}`, {
+  // PMX_CLOB_URL with a trailing slash made `//operator/…`, a 404.
+  const response = await fetch(`${ctx.url.replace(/\/+$/, '')}${path}`, {
     method,
     headers: { authorization: `Bearer ${ctx.operatorKey}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,5 +1,6 @@
-// Demo markets for a fresh exchange (PMX_DEMO_MARKETS=true, as infra/start.sh runs it), and demo
-// collateral for the addresses in PMX_DEMO_FUND. Deterministic, and a no-op when already there.
+// Demo markets for a fresh exchange (PMX_DEMO_MARKETS=true; infra/start.sh instead loads the
+// catalog's demo, which creates its order-book markets), and demo collateral for the addresses in
+// PMX_DEMO_FUND. Deterministic, and a no-op when already there.
 
 import { createHash } from 'node:crypto';
 import type { RiskBook } from '@pmx/risk';
