@@ -3,3 +3,4 @@
 export { envString, envInt, envBool, envList, envMatch, envOperatorKey, envCorsOrigin, redactUrl, isLoopbackHost, DEV_OPERATOR_KEY, ConfigError, type Env } from './env-readers.ts';
 export { defaults, connectionSettings, type ConnectionSettings } from './connection-defaults.ts';
 export { workerExecArgv } from './worker-exec-argv.ts';
+export { describeStartFailure, reportStartFailures } from './start-failures.ts';

@@ -2,6 +2,9 @@
 import { connectPostgres } from './connection.ts';
 import { migrate } from './migrations.ts';
 import { migrateCliConfig } from './config.ts';
+import { reportStartFailures } from '@pmx/config';
+
+reportStartFailures('migrate');
 
 const sql = connectPostgres(migrateCliConfig.pgUrl, { max: 1, connect_timeout: 10 });
 try {

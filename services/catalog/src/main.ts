@@ -2,6 +2,9 @@
 import { uwsIsNative } from '@pmx/http';
 import { createCatalogApp } from './app.ts';
 import { DEV_OPERATOR_KEY, loadCatalogConfig } from './config.ts';
+import { reportStartFailures } from '@pmx/config';
+
+const running = reportStartFailures('catalog');
 
 const config = loadCatalogConfig(process.env);
 if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('catalog: PMX_OPERATOR_KEY is not set; using the development operator key');
@@ -10,6 +13,7 @@ const started = performance.now();
 const app = await createCatalogApp(config);
 const listening = await app.listen();
 const { state } = app.projection.view;
+running();
 console.log(
   `catalog: listening on http://${listening.host}:${listening.port} ` +
     `(${state.events.size} events, ${state.markets.size} markets, ${state.comments.size} comments loaded in ${Math.round(performance.now() - started)} ms)`,

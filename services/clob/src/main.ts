@@ -4,6 +4,9 @@ import { createClobApp } from './app.ts';
 import { RecoveryStopped } from './recovery/shard-recovery.ts';
 import { signatureBackend } from '@pmx/signing';
 import { uwsIsNative } from '@pmx/http';
+import { reportStartFailures } from '@pmx/config';
+
+const running = reportStartFailures('clob');
 
 const config = loadClobConfig(process.env);
 if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
@@ -16,6 +19,7 @@ app.ready.catch((error: unknown) => {
   process.exit(1);
 });
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
+running();
 console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
 
 // One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close

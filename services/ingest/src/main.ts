@@ -7,6 +7,9 @@ import { redactUrl } from '@pmx/config';
 import { Redis } from 'ioredis';
 import { loadIngestConfig } from './config.ts';
 import { startIngest } from './ingest.ts';
+import { reportStartFailures } from '@pmx/config';
+
+const running = reportStartFailures('ingest');
 
 const config = loadIngestConfig(process.env);
 const sql = connectPostgres(config.pgUrl, { max: config.shards + 4 });
@@ -31,6 +34,7 @@ const ingest = await startIngest({
   history: { flushIntervalMs: config.historyFlushMs },
 });
 const historyTarget = ch === undefined ? 'copied by another process' : `in ${config.clickhouseUrl || config.clickhousePath}`;
+running();
 console.log(`ingest: consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
 
 let stopping = false;
