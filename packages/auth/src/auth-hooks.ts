@@ -87,7 +87,8 @@ export function operatorAuth(operatorKey: string): Hook<object> {
   return (ctx) => {
     const header = ctx.header('authorization') ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (token === '' || !sameText(token, operatorKey)) throw new HttpError(401, 'operator key required (Authorization: Bearer …)');
+    if (token === '') throw new HttpError(401, 'operator key required (Authorization: Bearer …)');
+    if (!sameText(token, operatorKey)) throw new HttpError(401, 'wrong operator key (the server reads PMX_OPERATOR_KEY)');
   };
 }
 

@@ -45,6 +45,14 @@ describe('pmx', () => {
     expect(await runCli(['latency'], { ...ctx(), url: `${h.url}/` })).toBe(0);
   });
 
+  it('prints its usage when asked', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['fund', '--help']]) {
+      lines.length = 0;
+      expect(await runCli(argv, ctx())).toBe(0);
+      expect(lines).toEqual([expect.stringMatching(/^usage:\n  pmx market create/)]);
+    }
+  });
+
   it('explains bad usage and server refusals with non-zero exit codes', async () => {
     expect(await runCli(['fund', '0xabc'], ctx())).toBe(2);
     expect(lines.at(-1)).toMatch(/^pmx fund <address> <amount>/);

@@ -71,6 +71,7 @@ const OPTIONS = {
   token: { type: 'string' },
   type: { type: 'string', default: '1' },
   reset: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
 /** parseArgs, with its complaints (an unknown option, `-5` taken for one) as usage errors. */
@@ -92,6 +93,10 @@ function operands(rest: string[], count: number, usage: string): string[] {
 async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(argv);
   const [command, ...rest] = positionals;
+  if (values.help || command === 'help') {
+    ctx.print(USAGE);
+    return 0;
+  }
   const show = (value: unknown) => ctx.print(JSON.stringify(value, null, 2));
   switch (command) {
     case 'market': {
