@@ -36,6 +36,9 @@ const ORDER_CONNECTIONS = Number(values['order-connections']);
 // the goal is judged at this one.
 const GET_CONNECTIONS = Number(values['get-connections']);
 const TRADERS = Number(values.traders);
+// Each trader's collateral and YES tokens: up to 10^9 tokens, while the collateral supply and the
+// YES supply stay below 2^53 base units together (the operator API refuses more: RiskBook.canCredit).
+const FUNDS = Math.min(1e15, Math.floor(Number.MAX_SAFE_INTEGER / (2 * TRADERS) / 1e6) * 1e6);
 const GET_ROUNDS = 3;
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const DIRECT_PORT = PORT + 1000;
@@ -225,8 +228,8 @@ try {
   const traders: BenchTrader[] = [];
   for (let i = 0; i < TRADERS; i++) {
     const trader = await makeTrader(BASE);
-    await operator('/operator/deposit', { address: trader.address, asset: 'collateral', amount: String(10n ** 15n) });
-    await operator('/operator/deposit', { address: trader.address, asset: yes, amount: String(10n ** 15n) });
+    await operator('/operator/deposit', { address: trader.address, asset: 'collateral', amount: String(FUNDS) });
+    await operator('/operator/deposit', { address: trader.address, asset: yes, amount: String(FUNDS) });
     traders.push(trader);
   }
   assertSignsCorrectly(traders[0]!, yes);

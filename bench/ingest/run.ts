@@ -40,9 +40,12 @@ const MARKETS = Number(args.markets);
 const TRADERS = Number(args.traders);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
-// Each trader's starting balance of every asset: as much as fits, up to 10^9 tokens, while an
-// asset's total supply stays below 2^53 base units (the risk book refuses more).
-const FUNDS = Math.min(1_000_000_000, Math.floor(Number.MAX_SAFE_INTEGER / (TRADERS * SHARDS) / TOKEN)) * TOKEN;
+// Each trader's starting balance of every asset: as much as fits, up to 10^9 tokens, while the
+// supplies stay below 2^53 base units together (RiskBook.canCredit): in one shard's risk book,
+// collateral, the pairs of each of its markets (merges release collateral) and the largest token
+// supply; the ledger gets every shard's funds (SHARDS times), so the bound takes that too.
+const PER_SHARD_MARKETS = Math.ceil(MARKETS / SHARDS);
+const FUNDS = Math.min(1_000_000_000, Math.floor(Number.MAX_SAFE_INTEGER / (TRADERS * SHARDS * (2 + PER_SHARD_MARKETS)) / TOKEN)) * TOKEN;
 
 interface Workload {
   markets: TestMarket[];
