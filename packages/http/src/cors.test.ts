@@ -12,6 +12,7 @@ const routes: Route[] = [
   { method: 'POST', path: '/order', handler: () => ({ body: { ok: true } }) },
   { method: 'DELETE', path: '/order', handler: () => ({ body: { ok: true } }) },
   { method: 'GET', path: '/refused', handler: () => { throw new HttpError(401, 'no'); } },
+  { method: 'GET', path: '/throttled', handler: () => { throw new HttpError(429, 'slow down', { headers: { 'retry-after': '7' } }); } },
 ];
 
 async function withServer(corsOrigin: string | undefined, test: (urls: string[]) => Promise<void>): Promise<void> {
@@ -41,6 +42,9 @@ describe('CORS', () => {
           'access-control-allow-methods': 'POST, DELETE',
           'access-control-allow-headers': 'content-type,svc_api_key',
         });
+        // A browser's script can read how long to back off.
+        const throttled = await fetch(`${url}/throttled`, { headers: { origin: 'https://ui.example' } });
+        expect([throttled.status, throttled.headers.get('access-control-expose-headers'), throttled.headers.get('retry-after')]).toEqual([429, 'retry-after', '7']);
         // The connection stays in step after the preflight's empty answer.
         expect((await fetch(`${url}/book`)).status).toBe(200);
       }

@@ -30,7 +30,12 @@ function writeTarget(): void {
     }
   }
   if (!hasContentType) res.writeHeader('content-type', 'application/json');
-  if (targetCors !== undefined) res.writeHeader('access-control-allow-origin', targetCors);
+  if (targetCors !== undefined) {
+    res.writeHeader('access-control-allow-origin', targetCors);
+    // A browser's script may read only the headers named here beyond a few basic ones: a 429's
+    // Retry-After is how long to back off.
+    if (targetHeaders !== undefined && 'retry-after' in targetHeaders) res.writeHeader('access-control-expose-headers', 'retry-after');
+  }
   res.end(targetBody, targetClose);
 }
 

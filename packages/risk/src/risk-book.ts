@@ -3,6 +3,7 @@
 // a cancel releases what is left. Collateral locked in minted pairs is tracked per market.
 
 import { buyLimit, collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
+import { SupplyBound } from './supply-bound.ts';
 
 export const COLLATERAL = 'collateral';
 const NONE: ReadonlyMap<string, number> = new Map();
@@ -54,9 +55,12 @@ export class RiskBook {
   private readonly locked = new Map<string, number>();
   /** Net operator credits per asset (credits − debits), the only source of money. */
   private readonly supplied = new Map<string, number>();
+  /** What every balance can reach through trades, from the supplies (supply-bound.ts). */
+  private readonly bound = new SupplyBound((asset) => this.supplied.get(asset) ?? 0, COLLATERAL);
 
   addMarket(market: RiskMarket): void {
     this.markets.set(market.key, market);
+    this.bound.addMarket(market.tokens);
     if (!this.locked.has(market.key)) this.locked.set(market.key, 0);
   }
 
@@ -100,26 +104,20 @@ export class RiskBook {
     for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
     for (const { market, amount } of state.locked) this.locked.set(market, amount);
     for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
+    this.bound.recompute(this.supplied.keys());
   }
 
   /**
-   * Whether a deposit keeps every figure exact, below 2^53. Collateral exists as supplied, and
-   * more comes out of merges of pairs deposited as tokens: at most the collateral supply plus,
-   * per market, the smaller of its two token supplies (the ceiling). A token's holders can also
-   * hold what trades mint from collateral, at most the ceiling. So the ceiling plus the largest
-   * token supply must stay below 2^53, with the deposit and `inFlight` (amounts per asset on
-   * their way, Funding) counted in.
+   * Whether a deposit keeps every figure exact, below 2^53: the address's balance, and what trades
+   * can take any balance to from the supplies (mints from collateral, merges of deposited pairs;
+   * supply-bound.ts). `inFlight`: amounts per asset on their way (Funding), counted in.
    */
   canCredit(address: string, asset: string, amount: number, inFlight: ReadonlyMap<string, number> = NONE): boolean {
     const total = this.accounts.get(address)?.get(asset)?.total ?? 0;
     if (!Number.isSafeInteger(amount) || amount < 0 || !Number.isSafeInteger(total + amount)) return false;
-    const supply = (of: string) => (this.supplied.get(of) ?? 0) + (inFlight.get(of) ?? 0) + (of === asset ? amount : 0);
-    let ceiling = supply(COLLATERAL);
-    for (const market of this.markets.values()) ceiling += Math.min(supply(market.tokens[0]), supply(market.tokens[1]));
-    let largest = 0;
-    for (const token of [asset, ...this.supplied.keys(), ...inFlight.keys()]) if (token !== COLLATERAL) largest = Math.max(largest, supply(token));
-    // Partial sums are exact below 2^53 and rounding is monotonic, so a sum past the bound never reads as within it.
-    return ceiling + largest <= Number.MAX_SAFE_INTEGER;
+    const delta = new Map(inFlight);
+    delta.set(asset, (delta.get(asset) ?? 0) + amount);
+    return this.bound.allows(delta);
   }
 
   /** Operator deposit of collateral or tokens (see canCredit). */
@@ -128,6 +126,7 @@ export class RiskBook {
     if (!this.canCredit(address, asset, amount)) throw new Error(`a deposit of ${amount} ${asset} would take a total past 2^53 - 1 base units`);
     this.holding(address, asset).total += amount;
     this.supplied.set(asset, (this.supplied.get(asset) ?? 0) + amount);
+    this.bound.supplyChanged(asset);
   }
 
   /** Operator withdrawal; only what is not reserved can leave. */
@@ -137,6 +136,7 @@ export class RiskBook {
     if (holding.total - holding.reserved < amount) return false;
     holding.total -= amount;
     this.supplied.set(asset, (this.supplied.get(asset) ?? 0) - amount);
+    this.bound.supplyChanged(asset);
     return true;
   }
 

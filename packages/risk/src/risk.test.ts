@@ -106,13 +106,78 @@ describe('deposits', () => {
       expect(risk.canCredit('whale', token, x)).toBe(true);
       risk.credit('whale', token, x);
     }
-    // With NO2 too, merging both markets' pairs would release 2x of collateral beside a token
-    // supply of x: 3x is past 2^53. One market's pairs and the largest supply (2x) were fine.
-    expect(risk.canCredit('whale', 'NO2', x)).toBe(false);
-    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - 2 * x)).toBe(true);
-    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - 2 * x + 1)).toBe(false);
+    // Merging m1's pairs releases x of collateral, which can mint x more YES2 beside the x
+    // deposited: 2x. NO2 up to x only closes that gap; past it, NO2 holders reach x + NO2.
+    expect(risk.canCredit('whale', 'NO2', x)).toBe(true);
+    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - x)).toBe(true);
+    expect(risk.canCredit('whale', 'NO2', Number.MAX_SAFE_INTEGER - x + 1)).toBe(false);
     expect(risk.canCredit('whale', COLLATERAL, Number.MAX_SAFE_INTEGER - 2 * x)).toBe(true);
     expect(risk.canCredit('whale', COLLATERAL, Number.MAX_SAFE_INTEGER - 2 * x + 1)).toBe(false);
+  });
+
+  it('counts minted tokens withdrawn (a negative token supply): the other token can still reach the ceiling plus the gap', () => {
+    const risk = new RiskBook();
+    risk.addMarket({ key: 'm', tokens: ['YES', 'NO'], ticksPerUnit: 100 });
+    const x = 1_000_000_000_000;
+    risk.credit('alice', COLLATERAL, x);
+    expect(risk.split('alice', 'm', x)).toBe(true);
+    expect(risk.debit('alice', 'YES', x)).toBe(true); // the minted YES leave for the chain
+    // NO held can reach alice's x plus all the collateral carol brings, split.
+    expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x)).toBe(true);
+    expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x + 1)).toBe(false);
+    risk.credit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x);
+    expect(risk.split('carol', 'm', Number.MAX_SAFE_INTEGER - x)).toBe(true);
+    expect(risk.balance('alice', 'NO').total + risk.balance('carol', 'NO').total).toBe(Number.MAX_SAFE_INTEGER);
+    expect(risk.checkInvariants()).toEqual([]);
+  });
+
+  it('keeps its running figures equal to the bound worked out from scratch, through random supply changes', () => {
+    const risk = new RiskBook();
+    const tokens = [0, 1, 2].flatMap((m) => [`Y${m}`, `N${m}`]);
+    for (let m = 0; m < 3; m++) risk.addMarket({ key: `m${m}`, tokens: [`Y${m}`, `N${m}`], ticksPerUnit: 100 });
+    const supply = new Map<string, bigint>();
+    let seed = 7;
+    const random = (n: number) => {
+      // mulberry32: 32-bit integer steps only, so the sequence is the same everywhere
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+    const fromScratch = (asset: string, amount: number) => {
+      const s = (a: string) => (supply.get(a) ?? 0n) + (a === asset ? BigInt(amount) : 0n);
+      let ceiling = s(COLLATERAL);
+      let widest = 0n;
+      for (let m = 0; m < 3; m++) {
+        const [y, n] = [s(`Y${m}`), s(`N${m}`)];
+        ceiling += y < n ? y : n;
+        widest = [widest, y - n, n - y].reduce((a, b) => (a > b ? a : b));
+      }
+      return s(COLLATERAL) <= MAX && tokens.every((t) => s(t) <= MAX) && ceiling + widest <= MAX;
+    };
+    let negative = 0;
+    for (let step = 0; step < 2000; step++) {
+      if ([...supply.values()].some((v) => v < 0n)) negative++;
+      const asset = random(4) === 0 ? COLLATERAL : tokens[random(tokens.length)]!;
+      const amount = random(3) === 0 ? 2 ** 50 + random(1000) : random(2 ** 30);
+      expect(risk.canCredit('probe', asset, amount), `step ${step}`).toBe(fromScratch(asset, amount));
+      const action = random(4);
+      if (action === 0) {
+        // Minting from collateral: token supplies unchanged, so withdrawing those tokens takes them below 0.
+        const m = random(3);
+        risk.split('op', `m${m}`, Math.min(amount, risk.balance('op', COLLATERAL).available));
+      } else if (action !== 1 && risk.canCredit('op', asset, amount)) {
+        risk.credit('op', asset, amount);
+        supply.set(asset, (supply.get(asset) ?? 0n) + BigInt(amount));
+      } else {
+        const held = risk.balance('op', asset).available;
+        const out = random(2) === 0 ? held : Math.min(held, amount);
+        if (risk.debit('op', asset, out)) supply.set(asset, (supply.get(asset) ?? 0n) - BigInt(out));
+      }
+    }
+    expect(negative).toBeGreaterThan(100); // the run went through negative token supplies
+    expect(risk.checkInvariants()).toEqual([]);
   });
 
   it('will not restore a ledger figure past 2^53 - 1', () => {

@@ -3,6 +3,7 @@
 // collateral, reservations of open orders), the open orders and each shard's books are rebuilt,
 // and event numbering goes on from the ledger's last sequence. Until then the shard answers 425.
 
+import { setMaxListeners } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
@@ -84,6 +85,8 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
   const { signal } = options;
   if (signal?.aborted) throw new RecoveryStopped();
+  // One abort listener per shard's wait, and one here: not a leak past Node's default of 10.
+  if (signal !== undefined) setMaxListeners(shards.count + 2, signal);
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   reportRedisErrors(connection, options.redisUrl, log);
   // Closing disconnects: commands waiting for an unreachable Redis then fail at once.

@@ -1,4 +1,5 @@
-// The test harness itself: a server that fails to start leaves no test database behind.
+// The test harness itself: a server that fails to start leaves no test database behind; one with
+// many shards starts without a warning (recovery's abort listeners, one per shard).
 import { describe, expect, it } from 'vitest';
 import { connectPostgres } from '@pmx/db';
 import { testkitConfig } from '@pmx/testkit';
@@ -15,5 +16,19 @@ describe('startClob', () => {
     } finally {
       await admin.end({ timeout: 1 });
     }
+  });
+
+  it('starts twelve shards without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', listen);
+    try {
+      const h = await startClob({ PMX_SHARDS: '12' });
+      await h.close();
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 });
