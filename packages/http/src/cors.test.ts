@@ -6,6 +6,7 @@ import { createHttpServer } from './http-server.ts';
 import { HttpError } from './http-error.ts';
 import type { Route } from './route.ts';
 import { serve } from './serve.ts';
+import { rawSession } from './test-server.ts';
 
 const routes: Route[] = [
   { method: 'GET', path: '/book', handler: () => ({ body: { bids: [] } }) },
@@ -48,6 +49,9 @@ describe('CORS', () => {
         // The connection stays in step after the preflight's empty answer.
         expect((await fetch(`${url}/book`)).status).toBe(200);
       }
+      // The front's own answers (a method uWS does not know, here) carry it too.
+      const [own] = await rawSession(Number(new URL(urls[0]!).port), ['FOO /book HTTP/1.1\r\nHost: x\r\n\r\n']);
+      expect(own).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n(?:.*\r\n)*access-control-allow-origin: \*\r\n/);
     });
   });
 

@@ -32,6 +32,8 @@ export interface HeaderProxyOptions {
    * server close with bytes unread, and the reset can destroy its answer before the front reads it.
    */
   maxBodyBytes?: number;
+  /** The server's CORS origin (HttpServerOptions.corsOrigin): the front's own answers carry it too. */
+  corsOrigin?: string;
   /**
    * Patterns of GET routes that answer at once (HttpServer.immediateGets): their GETs go to the
    * server pipelined over a few shared connections (get-lanes.ts), not each client's own.
@@ -52,15 +54,19 @@ export interface HeaderProxy {
 
 type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs'>> & {
   sharedPath: ((path: string) => boolean) | undefined;
+  /** `access-control-allow-origin: …\r\n`, or '' without CORS. */
+  corsLine: string;
+  badGateway: Buffer;
 };
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
 const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
-const BAD_GATEWAY = Buffer.from(
-  `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${BAD_GATEWAY_BODY.length}\r\nconnection: close\r\n\r\n${BAD_GATEWAY_BODY}`,
-  'latin1',
-);
+
+/** An answer of the front's own, which closes the connection. */
+function ownAnswer(status: number, reason: string, body: string, corsLine: string): string {
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${corsLine}connection: close\r\n\r\n${body}`;
+}
 
 /**
  * One client connection. A GET that may share (request-framing.ts) goes over the front's lanes;
@@ -106,9 +112,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     consume();
   };
   const fail = (status: number, message: string) => {
-    const body = JSON.stringify({ error: message });
-    const reason = REASONS[status] ?? 'Bad Request';
-    endClient(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    endClient(ownAnswer(status, REASONS[status] ?? 'Bad Request', JSON.stringify({ error: message }), options.corsLine));
     upstream?.destroy();
   };
   const ownUpstream = (): net.Socket => {
@@ -166,7 +170,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     done: () => (flowing ? release() : client.once('drain', release)),
     fail: (partial) => {
       if (partial) client.destroy();
-      else endClient(BAD_GATEWAY);
+      else endClient(options.badGateway);
     },
   };
   /** A GET goes over a lane; the client's next request waits until its answer is written. */
@@ -276,7 +280,10 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
     target: options.target,
     sharedPath: options.sharedGets?.length ? sharedPathTest(options.sharedGets, options.otherGets ?? []) : undefined,
     idleTimeoutMs: options.idleTimeoutMs ?? 10_000,
+    corsLine: options.corsOrigin === undefined ? '' : `access-control-allow-origin: ${options.corsOrigin}\r\n`,
+    badGateway: Buffer.alloc(0),
   };
+  settings.badGateway = Buffer.from(ownAnswer(502, 'Bad Gateway', BAD_GATEWAY_BODY, settings.corsLine), 'latin1');
   const lanes = settings.sharedPath === undefined ? undefined : new GetLanes(options.target, options.lanes);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {

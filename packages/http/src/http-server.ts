@@ -53,6 +53,8 @@ export interface ListeningHttpServer {
 }
 
 export interface HttpServer {
+  /** The CORS origin every answer carries, if any (a front's own answers carry it too). */
+  readonly corsOrigin: string | undefined;
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
   /** Patterns of the GET routes declared immediate: a front may share their connections. */
@@ -207,6 +209,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   let listening = false;
   return {
     maxBodyBytes: largestBody,
+    corsOrigin: cors,
     immediateGets,
     otherGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
