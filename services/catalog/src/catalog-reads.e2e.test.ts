@@ -37,7 +37,7 @@ describe('GET /markets', () => {
     });
     expect(m1.events).toEqual([{ id: ids.e1, ticker: slugs.e1, slug: slugs.e1, title: 'US Presidential Election 2028' }]);
     expect(m3).toMatchObject({ question: expect.stringMatching(/^Order-book market/), outcomes: '["Lakers","Celtics"]', orderPriceMinTickSize: 0.001 });
-    expect(m4).toMatchObject({ conditionId: '', outcomes: '["Up","Down"]', clobTokenIds: '[]', enableOrderBook: false, closed: true, closedTime: expect.any(String) });
+    expect(m4).toMatchObject({ conditionId: '', outcomes: '["Up","Down"]', clobTokenIds: '[]', enableOrderBook: false, acceptingOrders: false, closed: true, closedTime: expect.any(String) });
     for (const field of ['id', 'question', 'conditionId', 'slug', 'resolutionSource', 'startDate', 'image', 'icon', 'description', 'createdAt', 'updatedAt', 'questionID']) {
       expect(typeof m1[field], field).toBe('string');
     }

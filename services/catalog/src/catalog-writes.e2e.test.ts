@@ -113,12 +113,17 @@ describe('operator API', () => {
       orderPriceMinTickSize: 0.001,
       orderMinSize: 5,
       enableOrderBook: true,
+      acceptingOrders: true,
       events: [],
     });
     expect(market.slug).toMatch(/^order-book-market-/);
     // An order-book slug the catalog would refuse (the order book takes any text): the question's instead.
     const odd = await h.orderBookMarket({ question: 'BTC up or down in 5 minutes?', slug: 'BTC Up/Down, 5m' });
     expect((await created('/operator/markets', { conditionId: odd.conditionId })).slug).toBe('btc-up-or-down-in-5-minutes');
+    // A market the order book takes no orders for (cancel-only) says so, as Gamma UIs check.
+    const paused = await h.orderBookMarket({ question: 'Paused?' });
+    await h.db.sql`UPDATE markets SET accepting_orders = false WHERE condition_id = ${paused.conditionId}`;
+    expect(await created('/operator/markets', { conditionId: paused.conditionId })).toMatchObject({ enableOrderBook: true, acceptingOrders: false });
   });
 
   it('updates entities and their links, answering with the new state; unknown ids are not found', async () => {

@@ -88,6 +88,8 @@ export interface MarketRecord {
   /** Tokens (not base units); null when not linked. */
   minOrderSize: number | null;
   negRisk: boolean;
+  /** The order book takes orders for it (its market row's accepting_orders); false when not linked. */
+  acceptingOrders: boolean;
   active: boolean;
   closed: boolean;
   archived: boolean;

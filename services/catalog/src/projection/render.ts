@@ -67,6 +67,7 @@ export class CatalogRenderer {
       liquidityNum: market.liquidity,
       competitive: market.competitive,
       enableOrderBook: market.tokens.length > 0,
+      acceptingOrders: market.acceptingOrders,
       orderPriceMinTickSize: market.tickSize === null ? undefined : Number(market.tickSize),
       orderMinSize: market.minOrderSize ?? undefined,
       negRisk: market.negRisk,

@@ -82,7 +82,7 @@ export async function readEvents(sql: Sql, ids?: readonly number[]): Promise<Eve
 /** Catalog markets with what their order-book market contributes (outcomes, tokens, tick). */
 export async function readMarkets(sql: Sql, ids?: readonly number[]): Promise<MarketRecord[]> {
   const rows = await sql`
-    SELECT c.*, m.token0, m.token1, m.outcome0, m.outcome1, m.tick_size, m.min_order_size, m.neg_risk
+    SELECT c.*, m.token0, m.token1, m.outcome0, m.outcome1, m.tick_size, m.min_order_size, m.neg_risk, m.accepting_orders
     FROM catalog_markets c LEFT JOIN markets m ON m.condition_id = c.condition_id
     WHERE ${byIds(sql, 'c.id', ids)}`;
   return rows.map((r) => {
@@ -104,6 +104,7 @@ export async function readMarkets(sql: Sql, ids?: readonly number[]): Promise<Ma
       tickSize: linked ? r.tick_size : null,
       minOrderSize: linked ? Number(r.min_order_size) / 1_000_000 : null,
       negRisk: linked ? r.neg_risk : false,
+      acceptingOrders: linked ? r.accepting_orders : false,
       active: r.active,
       closed: r.closed,
       archived: r.archived,
