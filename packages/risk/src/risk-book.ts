@@ -58,6 +58,7 @@ export class RiskBook {
   /** What every balance can reach through trades, from the supplies (supply-bound.ts). */
   private readonly bound = new SupplyBound((asset) => this.supplied.get(asset) ?? 0, COLLATERAL);
 
+  /** Before any of its tokens is credited (the bound counts a market's pairs from then on). */
   addMarket(market: RiskMarket): void {
     this.markets.set(market.key, market);
     this.bound.addMarket(market.tokens);
@@ -221,13 +222,19 @@ export class RiskBook {
   /** Minting `pairs` locks that much collateral in the market. */
   lockPairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.locked.set(marketKey, (this.locked.get(marketKey) ?? 0) + pairs);
+    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) + pairs);
   }
 
   /** Merging `pairs` releases that much collateral from the market. */
   releasePairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.locked.set(marketKey, (this.locked.get(marketKey) ?? 0) - pairs);
+    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) - pairs);
+  }
+
+  /** canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round. */
+  private setLocked(marketKey: string, amount: number): void {
+    if (!Number.isSafeInteger(amount)) throw new Error(`market ${marketKey} would lock collateral past 2^53 - 1 base units`);
+    this.locked.set(marketKey, amount);
   }
 
   /** User split: `amount` of available collateral becomes `amount` of each of the market's tokens. */

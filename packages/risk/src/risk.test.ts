@@ -131,6 +131,22 @@ describe('deposits', () => {
     expect(risk.checkInvariants()).toEqual([]);
   });
 
+  it('bounds the collateral a market can lock once minted tokens of both sides were withdrawn', () => {
+    const risk = new RiskBook();
+    risk.addMarket({ key: 'm', tokens: ['A', 'B'], ticksPerUnit: 100 });
+    risk.addMarket({ key: 'k', tokens: ['C', 'D'], ticksPerUnit: 100 });
+    const max = Number.MAX_SAFE_INTEGER;
+    const x = 1_000_000_000_000;
+    risk.credit('alice', COLLATERAL, max);
+    expect(risk.split('alice', 'm', x)).toBe(true);
+    for (const token of ['A', 'B']) expect(risk.debit('alice', token, x)).toBe(true); // both minted sides leave
+    // m still locks x; a pair of C and D merged would free collateral that could lock m past 2^53.
+    expect(risk.canCredit('op', 'C', x)).toBe(true);
+    risk.credit('op', 'C', x);
+    expect(risk.canCredit('op', 'D', 1)).toBe(false);
+    expect(() => risk.lockPairs('m', max)).toThrow('past 2^53 - 1');
+  });
+
   it('keeps its running figures equal to the bound worked out from scratch, through random supply changes', () => {
     const risk = new RiskBook();
     const tokens = [0, 1, 2].flatMap((m) => [`Y${m}`, `N${m}`]);
@@ -151,8 +167,9 @@ describe('deposits', () => {
       let widest = 0n;
       for (let m = 0; m < 3; m++) {
         const [y, n] = [s(`Y${m}`), s(`N${m}`)];
-        ceiling += y < n ? y : n;
-        widest = [widest, y - n, n - y].reduce((a, b) => (a > b ? a : b));
+        const [low, high] = y < n ? [y, n] : [n, y];
+        ceiling += low;
+        widest = [widest, (high > 0n ? high : 0n) - low].reduce((a, b) => (a > b ? a : b));
       }
       return s(COLLATERAL) <= MAX && tokens.every((t) => s(t) <= MAX) && ceiling + widest <= MAX;
     };

@@ -6,9 +6,12 @@
 // collateral sC − Σ L_m and, of a token t of m, s_t + L_m, all ≥ 0, so L_m ≥ −min_m where min_m
 // is the smaller of m's token supplies. Hence:
 //   collateral held ≤ sC + Σ_m min_m                         (the ceiling)
-//   a token t of m  ≤ s_t + sC + Σ_{k≠m} min_k = ceiling + (s_t − min_m)
-// and s_t − min_m is the gap between m's two supplies. Every balance stays below 2^53 while
-// ceiling + the widest gap (a token without a market: its own supply) does, and each supply does.
+//   L_m             ≤ sC + Σ_{k≠m} min_k = ceiling − min_m
+//   a token t of m  ≤ s_t + L_m ≤ ceiling + (s_t − min_m)
+// so everything m holds stays below ceiling + (max(larger supply, 0) − min_m), m's reach (the
+// locked figure when both supplies are negative: minted tokens withdrawn on both sides). Every
+// figure stays below 2^53 while the ceiling plus the widest reach (a token without a market: its
+// own supply) does, and each supply does; all of these can be reached, so the bound is exact.
 // Figures are bigints: the sums can pass 2^53 on the way (negative terms), and must stay exact.
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
@@ -16,7 +19,7 @@ const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 interface Term {
   /** The smaller token supply of a market (0 for a token without one). */
   min: bigint;
-  /** The gap between a market's two supplies (a token without a market: its supply, at least 0). */
+  /** A market's reach: max(its larger supply, 0) − its smaller (a token without a market: its supply, at least 0). */
   gap: bigint;
 }
 
@@ -101,7 +104,8 @@ export class SupplyBound {
       return { min: 0n, gap: own > 0n ? own : 0n };
     }
     const [a, b] = [supply(market[0]), supply(market[1])];
-    return { min: a < b ? a : b, gap: a < b ? b - a : a - b };
+    const [low, high] = a < b ? [a, b] : [b, a];
+    return { min: low, gap: (high > 0n ? high : 0n) - low };
   }
 
   private replace(key: string, term: Term): void {

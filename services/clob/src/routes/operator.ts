@@ -129,7 +129,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: async (ctx) => {
         const { address, asset, amount } = transfer(ctx.json());
         if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
-        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (trades mint tokens from collateral and merge pairs into it, so the collateral supply, per market the smaller of its two token supplies, and the widest gap between a market's two supplies must stay below it together)`);
+        if (!(await deps.funding.deposit(address, asset, amount))) throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (trades mint tokens from collateral and merge pairs into it, so the collateral supply, per market the smaller of its two token supplies, and the widest reach of a market — its larger supply minus its smaller — must stay below it together)`);
         return { body: { address, asset, balance: deps.risk.balance(address, asset) } };
       },
     },
