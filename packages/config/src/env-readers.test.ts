@@ -1,5 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString, redactUrl } from './env-readers.ts';
+import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString, redactUrl, reportConnectionErrors } from './env-readers.ts';
 
 describe('envString', () => {
   it('returns the value when set and the default when unset or blank', () => {
@@ -85,5 +86,15 @@ describe('redactUrl', () => {
     expect(redactUrl('postgres://pmx:p@ss@db:5432/pmx')).toBe('postgres://pmx:***@db:5432/pmx');
     expect(redactUrl('redis://:s3cr/et@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
     expect(redactUrl('postgres://pmx@localhost/pmx')).toBe('postgres://pmx@localhost/pmx');
+  });
+});
+
+describe('reportConnectionErrors', () => {
+  it('says who cannot reach what, password hidden, at most once in 10 s', () => {
+    const client = new EventEmitter();
+    const lines: string[] = [];
+    reportConnectionErrors(client, 'ingest', 'redis://:s3cr/et@10.0.0.9:6379', (line) => lines.push(line));
+    for (let i = 0; i < 3; i++) client.emit('error', new Error('connect ECONNREFUSED 10.0.0.9:6379'));
+    expect(lines).toEqual(['ingest cannot reach redis://:***@10.0.0.9:6379 (retrying): connect ECONNREFUSED 10.0.0.9:6379']);
   });
 });

@@ -111,3 +111,16 @@ export function envCorsOrigin(env: Env): string | undefined {
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):.*@/, '//$1:***@');
 }
+
+/**
+ * Logs a client's connection errors (ioredis retries an unreachable server on its own, silently),
+ * at most one every 10 s: `<who> cannot reach <url, password hidden> (retrying): <error>`.
+ */
+export function reportConnectionErrors(client: { on(event: 'error', listener: (error: Error) => void): unknown }, who: string, url: string, log: (line: string) => void): void {
+  let reported = 0;
+  client.on('error', (error: Error) => {
+    if (Date.now() - reported < 10_000) return;
+    reported = Date.now();
+    log(`${who} cannot reach ${redactUrl(url)} (retrying): ${error.message}`);
+  });
+}

@@ -3,11 +3,10 @@
 
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres } from '@pmx/db';
-import { redactUrl } from '@pmx/config';
 import { Redis } from 'ioredis';
 import { loadIngestConfig } from './config.ts';
 import { startIngest } from './ingest.ts';
-import { reportStartFailures } from '@pmx/config';
+import { reportConnectionErrors, reportStartFailures } from '@pmx/config';
 
 const running = reportStartFailures('ingest');
 
@@ -15,13 +14,7 @@ const config = loadIngestConfig(process.env);
 const sql = connectPostgres(config.pgUrl, { max: config.shards + 4 });
 const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
 const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-// ioredis retries an unreachable Redis silently: say so, at most every 10 s.
-let redisReported = 0;
-redis.on('error', (error: Error) => {
-  if (Date.now() - redisReported < 10_000) return;
-  redisReported = Date.now();
-  console.error(`ingest: cannot reach Redis at ${redactUrl(config.redisUrl)} (retrying): ${error.message}`);
-});
+reportConnectionErrors(redis, 'ingest', config.redisUrl, (line) => console.error(line));
 
 const ingest = await startIngest({
   sql,

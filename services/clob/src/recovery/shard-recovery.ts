@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
-import { redactUrl } from '@pmx/config';
+import { reportConnectionErrors } from '@pmx/config';
 import type { Sql } from '@pmx/db';
 import { Side } from '@pmx/matching';
 import type { KnownOrders } from '../orders/known-orders.ts';
@@ -70,16 +70,6 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
-/** Logs Redis connection errors, at most one every 10 s (ioredis retries on its own, silently). */
-function reportRedisErrors(connection: Redis, url: string, log: (line: string) => void): void {
-  let reported = 0;
-  connection.on('error', (error: Error) => {
-    if (Date.now() - reported < 10_000) return;
-    reported = Date.now();
-    log(`clob: recovery cannot reach Redis at ${redactUrl(url)} (retrying): ${error.message}`);
-  });
-}
-
 export async function recoverShards(options: RecoveryOptions): Promise<void> {
   const { sql, shards, core } = options;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -88,7 +78,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   // One abort listener per shard's wait, and one here: not a leak past Node's default of 10.
   if (signal !== undefined) setMaxListeners(shards.count + 2, signal);
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  reportRedisErrors(connection, options.redisUrl, log);
+  reportConnectionErrors(connection, 'clob: recovery', options.redisUrl, log);
   // Closing disconnects: commands waiting for an unreachable Redis then fail at once.
   const stop = () => connection.disconnect();
   signal?.addEventListener('abort', stop);
