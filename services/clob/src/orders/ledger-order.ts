@@ -12,7 +12,6 @@ export interface LedgerOrder extends OpenOrder {
   status: OrderStatusName;
 }
 
-const TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
 const STATUSES: Record<string, OrderStatusName> = { live: 'LIVE', matched: 'MATCHED', unmatched: 'UNMATCHED', cancelled: 'CANCELED', expired: 'CANCELED' };
 
 /** The order if the ledger has it and `ownerKey` placed it; undefined otherwise (a stranger's order is not told apart from a missing one). */
@@ -43,7 +42,7 @@ async function read(sql: Sql, orderId: string, ownerKey: string): Promise<Ledger
     token: row.token === 1 ? 1 : 0,
     assetId: row.asset_id,
     side: row.side === 'BUY' ? Side.BUY : Side.SELL,
-    orderType: TYPES[row.order_type] ?? OrderType.GTC,
+    orderType: OrderType[row.order_type as keyof typeof OrderType], // the ledger's CHECK allows only these names
     price: row.price_ticks,
     size: Number(row.size),
     matched: Number(row.matched),

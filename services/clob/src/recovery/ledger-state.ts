@@ -27,8 +27,6 @@ export interface LedgerState {
   recentOrders: { orderId: string; signedAt: number }[];
 }
 
-const TYPES: Record<string, OrderType> = { GTC: OrderType.GTC, GTD: OrderType.GTD, FOK: OrderType.FOK, FAK: OrderType.FAK };
-
 export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
@@ -77,7 +75,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
           token: o.token as TokenIndex,
           assetId: o.asset_id,
           side: o.side === 'BUY' ? Side.BUY : Side.SELL,
-          orderType: TYPES[o.order_type]!,
+          orderType: OrderType[o.order_type as keyof typeof OrderType], // the ledger's CHECK allows only these names
           price: o.price_ticks,
           size,
           matched,
