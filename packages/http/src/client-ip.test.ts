@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forwardedClientIp, normaliseAddress } from './client-ip.ts';
+import { forwardedClientIp, rateLimitKeyOfIp, normaliseAddress } from './client-ip.ts';
 
 describe('forwardedClientIp', () => {
   it('ignores X-Forwarded-For unless proxies are trusted', () => {
@@ -18,5 +18,16 @@ describe('forwardedClientIp', () => {
     expect(normaliseAddress('0000:0000:0000:0000:0000:ffff:7f00:0001')).toBe('127.0.0.1');
     expect(normaliseAddress('::ffff:10.1.2.3')).toBe('10.1.2.3');
     expect(normaliseAddress('2001:db8::1')).toBe('2001:db8::1');
+  });
+});
+
+describe('rateLimitKeyOfIp', () => {
+  it('counts IPv4 by address and IPv6 by its /64, whatever the spelling', () => {
+    expect(rateLimitKeyOfIp('203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitKeyOfIp('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitKeyOfIp('2001:0DB8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitKeyOfIp('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(rateLimitKeyOfIp('::ffff:198.51.100.4')).toBe('198.51.100.4');
+    expect(rateLimitKeyOfIp('not an address')).toBe('not an address');
   });
 });

@@ -1,6 +1,9 @@
 // Decides the client address a request is attributed to (rate limits, allowlists). Behind N
 // trusted proxies the client is the N-th address from the right of X-Forwarded-For: entries to
-// its left were written by the client and can be forged.
+// its left were written by the client and can be forged. Rate limits count an IPv6 client by
+// its /64, the block one host is given.
+
+import ipaddr from 'ipaddr.js';
 
 const MAPPED_IPV4_LONG = '0000:0000:0000:0000:0000:ffff:';
 
@@ -28,4 +31,16 @@ export function forwardedClientIp(forwardedFor: string | undefined, trustedProxy
   const hops = forwardedFor.split(',');
   const chosen = hops[Math.max(0, hops.length - trustedProxyHops)]!.trim();
   return chosen === '' ? undefined : normaliseAddress(chosen);
+}
+
+/**
+ * The key a client's requests are counted under in rate limits: an IPv4 address as it is, an
+ * IPv6 address by its /64 (one host commonly holds a whole /64, so counting per address would
+ * let it take 2^64 budgets). Anything unparsable (a Unix socket peer, say) as it is.
+ */
+export function rateLimitKeyOfIp(ip: string): string {
+  if (!ip.includes(':') || !ipaddr.IPv6.isValid(ip)) return ip;
+  const address = ipaddr.IPv6.parse(ip);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }

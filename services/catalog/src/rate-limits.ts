@@ -3,7 +3,7 @@
 // /markets themselves) 900 combined; GET /tags… 200; GET /public-search 350. A request passes
 // only if all its windows allow it and is then counted in all of them; else 429 + Retry-After.
 
-import { createRateLimiter, rateLimitHook, type Hook, type RateLimiter, type RequestContext } from '@pmx/http';
+import { createRateLimiter, rateLimitKeyOfIp, rateLimitHook, type Hook, type RateLimiter, type RequestContext } from '@pmx/http';
 
 const WINDOW_MS = 10_000;
 
@@ -38,7 +38,8 @@ export function catalogRateLimits(
     if (path === '/public-search') out.push(search);
     return out;
   };
-  const byIp = (ctx: RequestContext<any>) => ctx.ip;
+  // An IPv6 client by its /64 (rateLimitKeyOfIp).
+  const byIp = (ctx: RequestContext<any>) => rateLimitKeyOfIp(ctx.ip);
   const hooks = new Map<string, Hook<any>>();
   const perRoute: Hook<any> = (ctx) => {
     const key = `${ctx.route.method} ${ctx.route.path}`;

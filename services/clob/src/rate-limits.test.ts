@@ -102,4 +102,12 @@ describe('clob rate limits per API key', () => {
     expect(made).toEqual([...Array(20).fill(200), ...Array(5).fill(429)]);
     expect(await status(() => chain(limits.edge)(ctx('10.5.0.2', undefined, create)))).toBe(200);
   });
+
+  it('count an IPv6 client by its /64: another address of the same host shares its window', async () => {
+    const limits = clobRateLimits();
+    const health = { method: 'GET', path: '/' };
+    for (let i = 0; i < 50; i++) await chain(limits.edge)(ctx(`2001:db8:7:7::${(i + 1).toString(16)}`, undefined, health));
+    expect(await status(() => chain(limits.edge)(ctx('2001:db8:7:7:ffff::1', undefined, health)))).toBe(429);
+    expect(await status(() => chain(limits.edge)(ctx('2001:db8:7:8::1', undefined, health)))).toBe(200);
+  });
 });

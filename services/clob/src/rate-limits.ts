@@ -5,7 +5,7 @@
 // the key's windows refuse uses up none of the IP's (the edge only checks the IP's windows).
 
 import type { ApiKeyLocals } from '@pmx/auth';
-import { createRateLimiter, rateLimitGroupsHook, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
+import { createRateLimiter, rateLimitKeyOfIp, rateLimitGroupsHook, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
 
 const TEN_SECONDS = 10_000;
 const TEN_MINUTES = 600_000;
@@ -54,7 +54,8 @@ export interface ClobRateLimits {
 }
 
 export function clobRateLimits(): ClobRateLimits {
-  const byIp = (ctx: RequestContext<any>) => ctx.ip;
+  // An IPv6 client by its /64 (rateLimitKeyOfIp).
+  const byIp = (ctx: RequestContext<any>) => rateLimitKeyOfIp(ctx.ip);
   const byApiKey = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey?.apiKey;
   // One hook per route holding the general window and the route's own: a request one window
   // refuses is counted in none (as two hooks, a request the endpoint cap refused had already used
