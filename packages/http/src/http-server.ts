@@ -90,7 +90,7 @@ function bodyFor(req: HttpRequest, body: string): string {
 }
 
 /**
- * Answers a request no route serves (404, 405). A body is read first and dropped, so the
+ * Answers a request no route serves (404, 405; a CORS preflight). A body is read first and dropped, so the
  * connection stays open for the client's next request; only a body over `cap` (the largest any
  * route accepts) is left unread, and then the connection closes, or its rest would be parsed as
  * the next request. Closing with bytes unread resets the connection, and through the header
@@ -100,8 +100,7 @@ function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, bod
   const length = req.getHeader('content-length');
   const chunked = req.getHeader('transfer-encoding') !== '';
   if (!chunked && (length === '' || length === '0')) return writeResponse(res, status, body, headers, false, cors);
-  const declared = chunked ? -1 : Number(length);
-  if (!chunked && !(declared <= cap)) return writeResponse(res, status, body, headers, true, cors);
+  if (!chunked && !(Number(length) <= cap)) return writeResponse(res, status, body, headers, true, cors);
   let aborted = false;
   let done = false;
   let size = 0;
