@@ -181,12 +181,12 @@ export function orderRoutes(
         const id = ctx.params.id ?? '';
         const owner = key(ctx).apiKey;
         const open = openOrders.get(id);
-        if (open !== undefined) {
-          if (open.owner !== owner) throw new HttpError(404, 'order not found');
-          return { body: wireOrder(open, markets) };
-        }
-        const closed = openOrders.recentlyClosed(id) ?? (await fromLedger(id, owner));
-        if (closed === undefined || closed.owner !== owner || markets.get(closed.market) === undefined) throw new HttpError(404, 'order not found');
+        if (open !== undefined && open.owner === owner) return { body: wireOrder(open, markets) };
+        const recent = openOrders.recentlyClosed(id);
+        // Another key's order goes to the ledger like an unknown id (which finds nothing for this
+        // key), so how long the 404 takes does not tell a stranger the order is in memory.
+        const closed = recent !== undefined && recent.owner === owner ? recent : await fromLedger(id, owner);
+        if (closed === undefined || markets.get(closed.market) === undefined) throw new HttpError(404, 'order not found');
         return { body: wireOrder(closed, markets, closed.status) };
       },
     },
