@@ -5,6 +5,8 @@ import postgres from 'postgres';
 import { redactUrl } from '@pmx/config';
 
 export type Sql = postgres.Sql;
+/** The `sql` of a transaction (`sql.begin(async (tx) => …)`). */
+export type TransactionSql = postgres.TransactionSql;
 /** Every `postgres` option except where to connect, which comes from the URL. */
 export type PostgresOptions = Omit<postgres.Options<{}>, 'host' | 'port' | 'path'>;
 

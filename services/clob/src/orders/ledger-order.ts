@@ -1,7 +1,7 @@
 // One order of an API key read back from the ledger, for GET /data/order/{id} once the order is
 // neither open nor among the front end's recently closed (older, or closed before a restart).
 
-import type { Sql } from '@pmx/db';
+import type { Sql, TransactionSql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side } from '@pmx/matching';
 import type { ClosedStatus, OpenOrder } from './open-orders.ts';
@@ -29,11 +29,7 @@ async function read(sql: Sql, orderId: string, ownerKey: string): Promise<Ledger
     SELECT order_id, owner, market, token, asset_id, side, order_type, price_ticks, size, matched, status, expires_at, created_at
       FROM orders WHERE order_id = ${orderId} AND owner_key = ${ownerKey}`;
   if (row === undefined) return undefined;
-  const trades = await sql<{ trade_id: string }[]>`
-    SELECT trade_id FROM trades
-     WHERE trade_id IN (SELECT trade_id FROM trades WHERE taker_order_id = ${orderId}
-                        UNION SELECT trade_id FROM trade_fills WHERE maker_order_id = ${orderId})
-     ORDER BY shard, seq`;
+  const tradeIds = (await tradeIdsOf(sql, [orderId])).get(orderId) ?? [];
   return {
     orderId: row.order_id,
     owner: ownerKey,
@@ -48,7 +44,29 @@ async function read(sql: Sql, orderId: string, ownerKey: string): Promise<Ledger
     matched: Number(row.matched),
     expiresAt: row.expires_at === null ? 0 : row.expires_at.getTime(),
     createdAt: row.created_at.getTime(),
-    tradeIds: trades.map((t) => t.trade_id),
+    tradeIds,
     status: STATUSES[row.status] ?? 'CANCELED',
   };
+}
+
+/**
+ * The trades each order took part in, as taker or as maker, in its shard's sequence (an order's
+ * `associate_trades`); orders without trades are left out. `sql` may be a transaction.
+ */
+export async function tradeIdsOf(sql: Sql | TransactionSql, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (orderIds.length === 0) return out;
+  const rows = await sql<{ order_id: string; trade_id: string }[]>`
+    SELECT x.order_id, x.trade_id FROM (
+      SELECT taker_order_id AS order_id, trade_id FROM trades WHERE taker_order_id = ANY(${orderIds as string[]}::text[])
+      UNION ALL
+      SELECT maker_order_id, trade_id FROM trade_fills WHERE maker_order_id = ANY(${orderIds as string[]}::text[])
+    ) x JOIN trades t ON t.trade_id = x.trade_id
+    ORDER BY t.shard, t.seq`;
+  for (const row of rows) {
+    const ids = out.get(row.order_id);
+    if (ids === undefined) out.set(row.order_id, [row.trade_id]);
+    else ids.push(row.trade_id);
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
 import type { Sql } from '@pmx/db';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { RestoredOrder } from '@pmx/events';
+import { tradeIdsOf } from '../orders/ledger-order.ts';
 
 export interface LedgerOrder extends RestoredOrder {
   ownerKey: string;
@@ -33,19 +34,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
       SELECT order_id, owner, owner_key, market, token, asset_id, side, order_type, price_ticks, size, matched, expires_at, created_at, shard
         FROM orders WHERE status = 'live' ORDER BY shard, accepted_seq`;
     // The trades of the open orders, as taker and as maker, in each shard's sequence.
-    const traded = await tx<{ order_id: string; trade_id: string }[]>`
-      SELECT x.order_id, x.trade_id FROM (
-        SELECT o.order_id, t.trade_id FROM orders o JOIN trades t ON t.taker_order_id = o.order_id WHERE o.status = 'live'
-        UNION ALL
-        SELECT o.order_id, f.trade_id FROM orders o JOIN trade_fills f ON f.maker_order_id = o.order_id WHERE o.status = 'live'
-      ) x JOIN trades t ON t.trade_id = x.trade_id
-      ORDER BY t.shard, t.seq`;
-    const tradeIds = new Map<string, string[]>();
-    for (const row of traded) {
-      const ids = tradeIds.get(row.order_id);
-      if (ids === undefined) tradeIds.set(row.order_id, [row.trade_id]);
-      else ids.push(row.trade_id);
-    }
+    const tradeIds = await tradeIdsOf(tx, orders.map((o) => o.order_id));
     const offsets = await tx<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
     const balances = await tx<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
     const locked = await tx<{ condition_id: string; locked: string }[]>`SELECT condition_id, locked::text FROM market_collateral`;
