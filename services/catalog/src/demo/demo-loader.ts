@@ -3,8 +3,7 @@
 // notifications off for the load and one `reload` at commit. Idempotent: a catalog that already
 // holds the demo's events is left alone; tags and series that exist by slug are reused.
 
-import type { Sql } from '@pmx/db';
-import type postgres from 'postgres';
+import type { Sql, TransactionSql as Tx } from '@pmx/db';
 import { RELOAD_PAYLOAD, CHANGE_CHANNEL } from '../store/change-set.ts';
 import type { DemoCatalog } from './demo-catalog.ts';
 
@@ -17,8 +16,6 @@ export interface DemoLoadResult {
   loaded: boolean;
   counts: Record<string, number>;
 }
-
-type Tx = postgres.TransactionSql;
 
 async function insertChunked(tx: Tx, table: string, rows: Record<string, unknown>[], suffix = tx``): Promise<void> {
   if (rows.length === 0) return;

@@ -2,12 +2,9 @@
 // return the change set they caused so the caller can wait until the projection shows it; the
 // table triggers tell every other catalog process the same through NOTIFY.
 
-import type { Sql } from '@pmx/db';
-import type postgres from 'postgres';
+import type { Sql, TransactionSql } from '@pmx/db';
 import { LINK_TABLES, type LinkTable } from './catalog-reads.ts';
 import { addLink, emptyChanges, type ChangeSet, type EntityTable } from './change-set.ts';
-
-type TransactionSql = postgres.TransactionSql;
 
 /** Replace the links of one entity in a link table: `side` is the column holding its id. */
 export interface LinkReplacement {

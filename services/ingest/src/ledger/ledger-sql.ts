@@ -3,13 +3,13 @@
 // connection); balances are written before positions are locked, the order the operator-transfer
 // trigger also takes, so the two never deadlock.
 
-import type { TransactionSql } from 'postgres';
+import type { TransactionSql } from '@pmx/db';
 import type { BatchPlan } from './batch-plan.ts';
 import type { MidpointChange } from '../history/book-tracker.ts';
 import { pgArray } from './pg-array.ts';
 import type { Position, TokenMovement } from './positions.ts';
 
-export type Tx = TransactionSql<{}>;
+export type Tx = TransactionSql;
 
 export function insertOrders(tx: Tx, shard: number, plan: BatchPlan) {
   const rows = plan.newOrders;
