@@ -170,6 +170,11 @@ export class RiskBook {
     return this.reservations.has(orderId);
   }
 
+  /** The orders holding a reservation (for checks that every one belongs to a live order). */
+  reservationIds(): IterableIterator<string> {
+    return this.reservations.keys();
+  }
+
   /** Releases what an order still has reserved (after a fill completes it, a cancel or an expiry). */
   release(orderId: string): number {
     const reservation = this.reservations.get(orderId);

@@ -134,6 +134,10 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
         open.set(order.market, (open.get(order.market) ?? 0) + left);
       }
       expect(Object.fromEntries(open)).toEqual(Object.fromEntries(onBook));
+      // Every reservation belongs to an open order: a cancel, refusal or expiry that forgot its
+      // release would leave the owner's allowance short for good.
+      const openIds = [...core.openOrders.all()].filter((order) => order.size > order.matched).map((order) => order.orderId);
+      expect([...core.risk.reservationIds()].sort()).toEqual(openIds.sort());
     },
     async restart(options = {}) {
       await harness.app.close();
