@@ -114,6 +114,11 @@ describe('order rejections', () => {
     // Past the end of year 9999: no ledger timestamp holds it (it once stopped a shard's ledger).
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 10_000_000_000_000 }), 'invalid expiration');
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 253_402_300_800 }), 'invalid expiration');
+    // A time on any other type is refused, not dropped: the order would rest for ever.
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    for (const orderType of ['GTC', 'FOK', 'FAK'] as const) {
+      expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType, expiration: later }), 'invalid expiration: only GTD orders expire (send "0" for GTC, FOK and FAK)');
+    }
     const lastSecond = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: 253_402_300_799 });
     expect(lastSecond.body.status).toBe('live');
     expect((await alice.authed('GET', `/data/order/${lastSecond.body.orderID}`)).body).toMatchObject({ expiration: '253402300799' });

@@ -186,6 +186,9 @@ export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: numb
   if (order.orderType === OrderType.GTD) {
     expiresAt = order.expiration * 1000;
     if (order.expiration === 0 || expiresAt <= nowMs) throw new IntakeError('invalid expiration');
+  } else if (order.expiration !== 0) {
+    // Honoured by GTD alone: a GTC with a time would rest for ever while its author expects it gone.
+    throw new IntakeError('invalid expiration: only GTD orders expire (send "0" for GTC, FOK and FAK)');
   }
   return { ...terms, expiresAt };
 }
