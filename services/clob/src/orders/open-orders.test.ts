@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShardEvent } from '@pmx/events';
 import { MatchKind, OrderType, Side } from '@pmx/matching';
 import { OpenOrders } from './open-orders.ts';
+import { seqCursorPage } from '../routes/token-param.ts';
 
 const accepted = (orderId: string, size = 10): ShardEvent => ({
   type: 'accepted', seq: 0, at: 1, orderId, market: 'm', token: 0, side: Side.BUY, orderType: OrderType.GTC,
@@ -25,5 +26,31 @@ describe('OpenOrders: recently closed', () => {
     orders.apply({ type: 'expired', seq: 0, at: 3, orderId: 'd', market: 'm', owner: '0xa', remaining: 10 });
     expect(orders.recentlyClosed('d')?.status).toBe('CANCELED');
     expect([orders.recentlyClosed('b'), orders.size]).toEqual([undefined, 0]);
+  });
+});
+
+describe('OpenOrders: pages of GET /data/orders', () => {
+  const page = (orders: OpenOrders, cursor: string | null) => seqCursorPage(orders.ofOwner('key'), cursor, 500);
+
+  it('a page boundary does not move when orders before it close', () => {
+    const orders = new OpenOrders();
+    const ids = Array.from({ length: 620 }, (_, i) => `o${i}`);
+    for (const id of ids) orders.apply(accepted(id));
+    const first = page(orders, 'MA==');
+    expect(first.data.map((o) => o.orderId)).toEqual(ids.slice(0, 500));
+    expect(first.next_cursor).not.toBe('LTE=');
+    // A market maker's quotes on the first page fill or are cancelled while it reads on.
+    for (const id of ids.slice(0, 20)) orders.apply(cancelled(id, 'user'));
+    const second = page(orders, first.next_cursor);
+    expect(second.data.map((o) => o.orderId)).toEqual(ids.slice(500));
+    expect(second).toMatchObject({ next_cursor: 'LTE=', count: 120, limit: 500 });
+    expect(page(orders, 'LTE=')).toMatchObject({ data: [], next_cursor: 'LTE=' });
+  });
+
+  it('an exactly full last page ends the list, and a cursor that is not a number is refused', () => {
+    const orders = new OpenOrders();
+    for (let i = 0; i < 500; i++) orders.apply(accepted(`o${i}`));
+    expect(page(orders, null)).toMatchObject({ count: 500, next_cursor: 'LTE=' });
+    expect(() => page(orders, Buffer.from('x1').toString('base64'))).toThrow('invalid next_cursor');
   });
 });

@@ -25,6 +25,8 @@ export interface OpenOrder {
   expiresAt: number;
   createdAt: number;
   tradeIds: string[];
+  /** Order in which the front end learnt of it; GET /data/orders pages by it (stable as orders close). */
+  seq: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export class OpenOrders {
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly intents = new Map<string, OrderIntent>();
   private readonly closed = new Map<string, ClosedOrder>();
+  private lastSeq = 0;
 
   constructor(private readonly keepClosed = RECENTLY_CLOSED) {}
 
@@ -98,7 +101,8 @@ export class OpenOrders {
     });
   }
 
-  private add(order: OpenOrder): void {
+  private add(fields: Omit<OpenOrder, 'seq'>): void {
+    const order: OpenOrder = { ...fields, seq: ++this.lastSeq };
     this.orders.set(order.orderId, order);
     let mine = this.byOwner.get(order.owner);
     if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
@@ -110,7 +114,7 @@ export class OpenOrders {
       case 'accepted': {
         const intent = this.intents.get(event.orderId);
         this.intents.delete(event.orderId);
-        const order: OpenOrder = {
+        this.add({
           orderId: event.orderId,
           owner: intent?.owner ?? event.ownerKey,
           maker: event.owner,
@@ -125,8 +129,7 @@ export class OpenOrders {
           expiresAt: event.expiresAt,
           createdAt: event.at,
           tradeIds: [],
-        };
-        this.add(order);
+        });
         break;
       }
       case 'trade':
@@ -171,11 +174,14 @@ export class OpenOrders {
     return this.closed.get(orderId);
   }
 
-  /** An owner's open orders, oldest first. */
+  /**
+   * An owner's open orders in the order the front end learnt of them (`seq`, which the owner's set
+   * keeps as its insertion order): a page boundary by `seq` does not move as earlier orders close.
+   */
   ofOwner(owner: string): OpenOrder[] {
     const ids = this.byOwner.get(owner);
     if (ids === undefined) return [];
-    return [...ids].map((id) => this.orders.get(id)!).sort((a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : 1));
+    return [...ids].map((id) => this.orders.get(id)!);
   }
 
   all(): IterableIterator<OpenOrder> {

@@ -10,7 +10,7 @@ import type { LedgerOrder, OrderStatusName } from '../orders/ledger-order.ts';
 import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
-import { cursorPage } from './token-param.ts';
+import { seqCursorPage } from './token-param.ts';
 
 const MAX_BATCH = 15;
 /** Ids per DELETE /orders, as the real service (duplicates are cancelled once). */
@@ -169,7 +169,7 @@ export function orderRoutes(
         const mine = openOrders
           .ofOwner(key(ctx).apiKey)
           .filter((o) => (id === undefined || o.orderId === id) && (market === undefined || o.market === market) && (assetId === undefined || o.assetId === assetId));
-        const page = cursorPage(mine, ctx.query.get('next_cursor'), ORDER_PAGE);
+        const page = seqCursorPage(mine, ctx.query.get('next_cursor'), ORDER_PAGE);
         return { body: { ...page, data: page.data.map((o) => wireOrder(o, markets)) } };
       },
     },

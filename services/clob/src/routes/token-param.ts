@@ -45,6 +45,27 @@ export function cursorOffset(cursor: string | null): number {
   return Number(decoded);
 }
 
+/**
+ * A cursor naming the last item seen by a sequence number rather than an offset (up to 2^53): the
+ * next page starts after it, so items that leave the list before it do not shift the next page.
+ */
+export function cursorAfter(cursor: string | null): number {
+  if (cursor === null || cursor === '' || cursor === CURSOR_START) return 0;
+  if (cursor === CURSOR_END) return -1;
+  const decoded = Buffer.from(cursor, 'base64').toString('utf8');
+  if (!/^\d{1,15}$/.test(decoded)) throw new HttpError(400, 'invalid next_cursor');
+  return Number(decoded);
+}
+
+/** One page of items ordered by `seq`, after the cursor's sequence number, in the contract's envelope. */
+export function seqCursorPage<T extends { seq: number }>(items: readonly T[], cursor: string | null, pageSize: number): { data: T[]; next_cursor: string; limit: number; count: number } {
+  const after = cursorAfter(cursor);
+  const rest = after < 0 ? [] : items.filter((item) => item.seq > after);
+  const data = rest.slice(0, pageSize);
+  const next = rest.length > pageSize ? Buffer.from(String(data[data.length - 1]!.seq)).toString('base64') : CURSOR_END;
+  return { data, next_cursor: next, limit: pageSize, count: data.length };
+}
+
 export function nextCursor(offset: number, pageSize: number, total: number): string {
   const next = offset + pageSize;
   return next >= total ? CURSOR_END : Buffer.from(String(next)).toString('base64');
