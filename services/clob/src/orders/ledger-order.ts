@@ -4,11 +4,11 @@
 import type { Sql, TransactionSql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side } from '@pmx/matching';
-import type { ClosedStatus, OpenOrder } from './open-orders.ts';
+import type { ClosedStatus, OrderRecord } from './open-orders.ts';
 
 export type OrderStatusName = 'LIVE' | ClosedStatus;
 
-export interface LedgerOrder extends OpenOrder {
+export interface LedgerOrder extends OrderRecord {
   status: OrderStatusName;
 }
 

@@ -6,7 +6,8 @@
 import { OrderType, Side } from '@pmx/matching';
 import type { ShardEvent } from '@pmx/events';
 
-export interface OpenOrder {
+/** What the front end shows of an order, open or closed (GET /data/orders, /data/order/{id}). */
+export interface OrderRecord {
   orderId: string;
   /** The API key that placed it (the order's `owner`). */
   owner: string;
@@ -25,6 +26,9 @@ export interface OpenOrder {
   expiresAt: number;
   createdAt: number;
   tradeIds: string[];
+}
+
+export interface OpenOrder extends OrderRecord {
   /** Order in which the front end learnt of it; GET /data/orders pages by it (stable as orders close). */
   seq: number;
 }
@@ -101,7 +105,7 @@ export class OpenOrders {
     });
   }
 
-  private add(fields: Omit<OpenOrder, 'seq'>): void {
+  private add(fields: OrderRecord): void {
     const order: OpenOrder = { ...fields, seq: ++this.lastSeq };
     this.orders.set(order.orderId, order);
     let mine = this.byOwner.get(order.owner);

@@ -7,7 +7,7 @@ import { OrderType, Side } from '@pmx/matching';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import type { LedgerOrder, OrderStatusName } from '../orders/ledger-order.ts';
-import type { OpenOrder, OpenOrders } from '../orders/open-orders.ts';
+import type { OpenOrders, OrderRecord } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { seqCursorPage } from './token-param.ts';
@@ -59,7 +59,7 @@ function defaultLogFault(error: unknown): void {
   console.error('[clob] POST /orders: an order failed:', error);
 }
 
-function wireOrder(order: OpenOrder, markets: MarketRegistry, status: OrderStatusName = 'LIVE') {
+function wireOrder(order: OrderRecord, markets: MarketRegistry, status: OrderStatusName = 'LIVE') {
   const market = markets.get(order.market)!;
   return {
     id: order.orderId,
