@@ -255,13 +255,15 @@ describe('listen and close', () => {
   });
 
   it('lets an in-flight request finish before closing', async () => {
+    let started!: () => void;
+    const inHandler = new Promise<void>((resolve) => (started = resolve));
     const server = createHttpServer({
       errorShape: 'simple',
-      routes: [{ method: 'GET', path: '/', handler: async () => { await new Promise((r) => setTimeout(r, 100)); return { body: 'done' }; } }],
+      routes: [{ method: 'GET', path: '/', handler: async () => { started(); await new Promise((r) => setTimeout(r, 100)); return { body: 'done' }; } }],
     });
     const listening = server.listen(0);
     const pending = call(`http://127.0.0.1:${listening.port}/`);
-    await new Promise((r) => setTimeout(r, 20));
+    await inHandler;
     await listening.close();
     expect((await pending).text).toBe('done');
   });

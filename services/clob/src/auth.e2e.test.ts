@@ -130,14 +130,18 @@ describe('level 2: API key and HMAC', () => {
 
     // An order of the first key waits in its signature check (a busy verify pool) over the delete.
     const verify = SignatureCheck.prototype.verify;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const spy = vi.spyOn(SignatureCheck.prototype, 'verify').mockImplementation(async function (this: SignatureCheck, ...args) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await held;
       return verify.apply(this, args);
     });
     try {
       const onTheWay = owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.35', 10) });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The order is in its signature check (past level-2 auth) before the key goes.
+      await expect.poll(() => spy.mock.calls.length).toBe(1);
       expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
+      release();
       const late = await onTheWay;
       expect([late.status, late.body]).toEqual([401, { error: 'Unauthorized/Invalid api key' }]);
     } finally {
