@@ -4,8 +4,8 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
 import { ShardSet } from './shards/shard-set.ts';
-import { Redis } from 'ioredis';
-import { Trader, limit, testkitConfig } from '@pmx/testkit';
+import { Piscina } from 'piscina';
+import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
 let h: Harness;
@@ -216,18 +216,38 @@ describe('cancelling and listing', () => {
   it('cancel-all also cancels an order still on its way through its shard', async () => {
     const { yes } = await h.createMarket();
     const mm = await funded(10n * USDC);
-    // Hold every Redis write for a moment: the shard's queue append, and so the place's answer,
-    // waits, while the order is already reserved and handed to its shard.
-    const redis = new Redis(testkitConfig.redisUrl);
+    // Hold the reply of the shard batch that places the order, as a slow queue append would: the
+    // shard has matched it, the front end still knows it only as reserved and on its way.
+    const run = Piscina.prototype.run;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = 0;
+    const spy = vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: { commands?: { type: string }[] }, ...rest) {
+      const reply = run.call(this, task, ...rest);
+      if (!task.commands?.some((command) => command.type === 'place')) return reply;
+      holding++;
+      return reply.then(async (value: unknown) => (await held, value));
+    });
+    const submit = ShardSet.prototype.submit;
+    let cancelsSent = 0;
+    const submits = vi.spyOn(ShardSet.prototype, 'submit').mockImplementation(function (this: ShardSet, shard, command) {
+      if (command.type === 'cancel') cancelsSent++;
+      return submit.call(this, shard, command);
+    });
     try {
-      await redis.call('CLIENT', 'PAUSE', '1500', 'WRITE');
       const placing = mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
-      await expect.poll(() => h.app.core.openOrders.intentsOf(mm.credentials!.apiKey).length, { interval: 1, timeout: 1200 }).toBe(1);
-      const [placed, cancelled] = await Promise.all([placing, mm.authed('DELETE', '/cancel-all')]);
+      await expect.poll(() => holding).toBe(1);
+      expect(h.app.core.openOrders.intentsOf(mm.credentials!.apiKey)).toHaveLength(1);
+      const cancelling = mm.authed('DELETE', '/cancel-all');
+      await expect.poll(() => cancelsSent).toBe(1);
+      release();
+      const [placed, cancelled] = await Promise.all([placing, cancelling]);
       expect(placed.body).toMatchObject({ success: true, status: 'live' });
       expect(cancelled.body).toEqual({ canceled: [placed.body.orderID], not_canceled: {} });
     } finally {
-      redis.disconnect();
+      release();
+      spy.mockRestore();
+      submits.mockRestore();
     }
     expect((await mm.authed('GET', '/data/orders')).body.data).toEqual([]);
     expect(await balance(mm)).toEqual({ balance: String(10n * USDC), allowance: String(10n * USDC) });
