@@ -20,8 +20,8 @@ export interface CatalogHarness {
   get(path: string, headers?: Record<string, string>): Promise<Reply>;
   send(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Reply>;
   operator(method: string, path: string, body?: unknown): Promise<Reply>;
-  /** Inserts an order-book market row (as the clob would) and returns its ids. */
-  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string]; slug?: string }): Promise<{ conditionId: string; tokens: [string, string] }>;
+  /** Inserts an order-book market row (as the clob would) and returns its ids; `conditionId` and `tokens` may name one a clob trades. */
+  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string]; slug?: string; conditionId?: string; tokens?: [string, string] }): Promise<{ conditionId: string; tokens: [string, string] }>;
   close(): Promise<void>;
 }
 
@@ -80,8 +80,8 @@ export async function startCatalog(env: Record<string, string> = {}, prepare?: (
       }),
     async orderBookMarket(fields = {}) {
       const n = ++tokenCounter;
-      const conditionId = `0x${randomBytes(32).toString('hex')}`;
-      const tokens: [string, string] = [`${Date.now()}${n}1`, `${Date.now()}${n}2`];
+      const conditionId = fields.conditionId ?? `0x${randomBytes(32).toString('hex')}`;
+      const tokens: [string, string] = fields.tokens ?? [`${Date.now()}${n}1`, `${Date.now()}${n}2`];
       const [yes, no] = fields.outcomes ?? ['Yes', 'No'];
       await db.sql`
         INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, market_slug)
