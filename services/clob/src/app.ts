@@ -13,6 +13,7 @@ import { MarketRegistry, type MarketRecord } from './markets/market-registry.ts'
 import { ProxyWallets } from './markets/proxy-wallets.ts';
 import { OrderService } from './orders/order-service.ts';
 import { KnownOrders } from './orders/known-orders.ts';
+import { GtdExpiry } from './orders/gtd-expiry.ts';
 import { ledgerOrder } from './orders/ledger-order.ts';
 import { SignatureCheck } from './orders/signature-check.ts';
 import { clobRateLimits } from './rate-limits.ts';
@@ -47,7 +48,7 @@ export interface ClobApp {
   close(): Promise<void>;
 }
 
-const EXPIRY_SWEEP_MS = 1000;
+const HEARTBEAT_SWEEP_MS = 1000;
 
 export async function createClobApp(config: ClobConfig, options: { sql?: Sql } = {}): Promise<ClobApp> {
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
@@ -71,6 +72,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const proxies = new ProxyWallets(sql);
   const funding = new Funding(sql, core.risk);
   core.useShards((market) => shards.shardOf(market));
+  // Each GTD is expired at its time (the shards also expire due orders before any command).
+  const gtd = new GtdExpiry(core.openOrders, (market) => void shards.submit(shards.shardOf(market), { type: 'expire' }).catch(() => {}));
+  core.openOrders.onGtd((orderId, expiresAt) => gtd.track(orderId, expiresAt));
 
   const openMarket = async (market: MarketRecord) => {
     core.addMarket(market);
@@ -143,14 +147,13 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     hooks: { before: limits?.edge ?? [] },
   });
   const sweep = setInterval(() => {
-    void shards.broadcast({ type: 'expire' }).catch(() => {});
     // While shards recover, a key's orders are not all known yet and cancels would be refused:
     // a switch that expires then stays armed and fires once trading opens.
     if (!core.allReady(shards.count)) return;
     for (const key of heartbeats.takeExpired()) {
       cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error));
     }
-  }, EXPIRY_SWEEP_MS);
+  }, HEARTBEAT_SWEEP_MS);
   sweep.unref();
   let served: Served | undefined;
 
@@ -165,6 +168,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     },
     async close() {
       clearInterval(sweep);
+      gtd.close();
       closing.abort();
       await ready.catch(() => {});
       await follower?.close();

@@ -27,6 +27,11 @@ export class DeadlineHeap {
     this.ids[i] = id;
   }
 
+  /** The earliest deadline, or undefined when empty. */
+  peek(): number | undefined {
+    return this.ids.length === 0 ? undefined : this.deadlines[0];
+  }
+
   /** Removes and returns the id with the earliest deadline if that deadline is before `now`. */
   popBefore(now: number): string | undefined {
     const n = this.ids.length;

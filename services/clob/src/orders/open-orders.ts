@@ -63,6 +63,7 @@ export class OpenOrders {
   private readonly intents = new Map<string, OrderIntent>();
   private readonly closed = new Map<string, ClosedOrder>();
   private lastSeq = 0;
+  private gtdListener: ((orderId: string, expiresAt: number) => void) | undefined;
 
   constructor(private readonly keepClosed = RECENTLY_CLOSED) {}
 
@@ -105,12 +106,18 @@ export class OpenOrders {
     });
   }
 
+  /** Told of every GTD as it opens (accepted, or restored after a restart), to expire it on time. */
+  onGtd(listener: (orderId: string, expiresAt: number) => void): void {
+    this.gtdListener = listener;
+  }
+
   private add(fields: OrderRecord): void {
     const order: OpenOrder = { ...fields, seq: ++this.lastSeq };
     this.orders.set(order.orderId, order);
     let mine = this.byOwner.get(order.owner);
     if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
     mine.add(order.orderId);
+    if (order.expiresAt > 0) this.gtdListener?.(order.orderId, order.expiresAt);
   }
 
   apply(event: ShardEvent): void {
