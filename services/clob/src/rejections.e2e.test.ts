@@ -108,6 +108,18 @@ describe('order rejections', () => {
     expectRejected(await alice.authed('POST', '/order', body), /Duplicated/);
   });
 
+  it('an order signed further ahead than the replay window (120 s) is refused; a fast clock within it is not', async () => {
+    const ahead = (ms: number) => alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.11', 10), timestamp: Date.now() + ms });
+    const tenMinutes = await alice.authed('POST', '/order', await ahead(600_000));
+    expect(tenMinutes.status).toBe(400);
+    expect(tenMinutes.body.error).toMatch(/^order 0x[0-9a-f]{64} is invalid\. Its timestamp \(\d+\) is more than 120 s ahead of the server clock$/);
+    const beyondSafe = await alice.signOrder({ tokenId: market.yes, ...limit('BUY', '0.11', 10), timestamp: 10_000_000_000_000_000 });
+    expectRejected(await alice.authed('POST', '/order', beyondSafe), /Its timestamp \(10000000000000000\) is more than 120 s ahead/);
+    const minute = await alice.authed('POST', '/order', await ahead(60_000));
+    expect(minute.body.status).toBe('live');
+    await alice.authed('DELETE', '/order', { orderID: minute.body.orderID });
+  });
+
   it('a GTD needs a future expiration, rests until then and then leaves the book', async () => {
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD', expiration: Math.floor(Date.now() / 1000) - 1 }), 'invalid expiration');
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD' }), 'invalid expiration');

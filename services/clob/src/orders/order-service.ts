@@ -93,7 +93,14 @@ export class OrderService {
           : `the order maker ${order.maker} is not a registered proxy wallet of the signer`,
       );
     }
-    const terms = checkOrderTerms(order, orderId, this.now());
+    const now = this.now();
+    const terms = checkOrderTerms(order, orderId, now);
+    // Clients stamp the time they sign. One far ahead would keep its id in memory until then (an
+    // unbounded set, reloaded at each restart); the level-2 headers already hold clocks to 30 s.
+    const unsafe = order.signedAt === 0 && order.signed.timestamp !== '0';
+    if (unsafe || order.signedAt > now + this.known.windowMs) {
+      throw new IntakeError(`order ${orderId} is invalid. Its timestamp (${order.signed.timestamp}) is more than ${this.known.windowMs / 1000} s ahead of the server clock`);
+    }
     const seen = this.known.has(orderId, order.signedAt);
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
     // Trading may have halted, or the key been deleted (which cancels its orders), while this
