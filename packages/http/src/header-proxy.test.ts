@@ -1,7 +1,7 @@
 // The header-normalising front: contract headers with '_' reach handlers through it, bodies pass
 // byte-exact under both framings and pipelining, and ambiguous framing is refused.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
 import { rewriteHead } from './request-framing.ts';
 import { startHeaderProxyThread } from './header-proxy-thread.ts';
@@ -126,6 +126,29 @@ describe('header proxy', () => {
     });
     expect(reply).toMatch(/^HTTP\/1\.1 413/);
     expect(reply).toMatch(/\{"error":"request body exceeds 1024 bytes"\}$/);
+  });
+
+  it('lets go of a client that drops with its request in flight at once, not after the idle time', async () => {
+    // The idle timer held both sockets and the relay for its whole 10 s, per dropped client.
+    const idleTimeoutMs = 4321;
+    const own = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, idleTimeoutMs });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (let i = 0; i < 5; i++) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(own.port, '127.0.0.1', () => {
+            socket.write('GET /slow HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\n\r\n');
+            setTimeout(() => socket.destroy(), 20);
+          });
+          socket.on('close', () => resolve());
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the slow answers come and find no client
+      expect(timers.mock.calls.filter(([, ms]) => ms === idleTimeoutMs)).toEqual([]);
+    } finally {
+      timers.mockRestore();
+      await own.close();
+    }
   });
 });
 

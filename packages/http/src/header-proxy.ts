@@ -101,6 +101,8 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
    */
   let closing: NodeJS.Timeout | undefined;
   const endClient = (last?: string | Buffer) => {
+    // Gone already (the client dropped, and its upstream closes after): nothing to wait for.
+    if (client.destroyed) return;
     if (last === undefined) client.end();
     else client.end(last);
     closing ??= setTimeout(() => client.destroy(), options.idleTimeoutMs).unref();
