@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
-import { rewriteHead } from './request-framing.ts';
+import { ChunkedBody, rewriteHead } from './request-framing.ts';
 import { rawSession, serveForTest, type TestServer } from './test-server.ts';
 import type { Route } from './route.ts';
 
@@ -171,5 +171,28 @@ describe('HEAD', () => {
       expect(rest).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       expect(bodyOf(rest)).toEqual({ key: 'after-head' });
     }
+  });
+});
+
+describe('chunked bodies in the front', () => {
+  it('decodes a body of one-byte chunks across reads, keeping its own copy of the bytes', () => {
+    const text = 'a body sent one byte per chunk, over several reads';
+    const wire = Buffer.from([...text].map((c) => `1\r\n${c}\r\n`).join('') + '0\r\n\r\n');
+    const decoder = new ChunkedBody(1024);
+    let done = false;
+    for (let at = 0; at < wire.length; at += 7) {
+      const read = Buffer.from(wire.subarray(at, at + 7));
+      done = decoder.consume(read, 0).done;
+      read.fill(0); // the socket's buffer is reused: the decoder must not keep views of it
+    }
+    expect(done).toBe(true);
+    expect(decoder.body().toString()).toBe(text);
+  });
+
+  it('keeps nothing past `keep`, but reads on to the end and knows the size', () => {
+    const decoder = new ChunkedBody(1024, 4);
+    expect(decoder.consume(Buffer.from('3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n'), 0).done).toBe(true);
+    expect(decoder.size).toBe(6);
+    expect(() => decoder.body()).toThrow('over the 4 kept');
   });
 });

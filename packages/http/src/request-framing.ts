@@ -132,7 +132,10 @@ export class ChunkedBody {
   private state: 'size' | 'data' | 'data-crlf' | 'trailer' = 'size';
   private line = '';
   private remaining = 0;
-  private readonly parts: Buffer[] = [];
+  /** The decoded bytes kept so far, copied out of the input: a view per chunk kept every input
+   * buffer it came from alive, ≈ 140 B of heap per 1-byte chunk (6 bytes on the wire). */
+  private kept = Buffer.alloc(0);
+  private stored = 0;
   private total = 0;
 
   constructor(
@@ -151,7 +154,7 @@ export class ChunkedBody {
     while (i < input.length) {
       if (this.state === 'data') {
         const take = Math.min(this.remaining, input.length - i);
-        if (this.total <= this.keep) this.parts.push(input.subarray(i, i + take));
+        if (this.total <= this.keep) this.store(input, i, i + take);
         i += take;
         this.remaining -= take;
         if (this.remaining === 0) this.state = 'data-crlf';
@@ -185,10 +188,21 @@ export class ChunkedBody {
     return { end: i, done: false };
   }
 
+  private store(input: Buffer, from: number, to: number): void {
+    const need = this.stored + (to - from);
+    if (need > this.kept.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, Math.min(this.kept.length * 2 || 4096, this.keep)));
+      this.kept.copy(grown, 0, 0, this.stored);
+      this.kept = grown;
+    }
+    input.copy(this.kept, this.stored, from, to);
+    this.stored = need;
+  }
+
   /** The whole body; only when its size is within `keep`. */
   body(): Buffer {
     if (this.total > this.keep) throw new Error(`ChunkedBody: a body of ${this.total} bytes is over the ${this.keep} kept`);
-    return Buffer.concat(this.parts);
+    return this.kept.subarray(0, this.stored);
   }
 }
 
