@@ -17,11 +17,20 @@ describe('GtdExpiry', () => {
   let asked: string[];
   let expiry: GtdExpiry;
 
+  /** Whether the shard follows the request (it expires what its own clock says is due). */
+  let shardExpires: boolean;
+
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 });
     orders = new OpenOrders();
     asked = [];
-    expiry = new GtdExpiry(orders, (market) => asked.push(market));
+    shardExpires = true;
+    expiry = new GtdExpiry(orders, (market) => {
+      asked.push(market);
+      if (!shardExpires) return;
+      const due = [...orders.all()].filter((o) => o.market === market && o.expiresAt > 0 && o.expiresAt <= Date.now());
+      for (const o of due) orders.apply({ type: 'expired', seq: 0, at: Date.now(), orderId: o.orderId, market, owner: '0xa', remaining: 10 });
+    });
     orders.onGtd((id, at) => expiry.track(id, at));
   });
 
@@ -69,9 +78,47 @@ describe('GtdExpiry', () => {
     expect(asked).toEqual(['m1']);
   });
 
+  it('asks again a second later when the shard did not expire the order (its clock stepped back)', () => {
+    shardExpires = false;
+    orders.apply(accepted('a', 'm1', 1_000_100));
+    vi.advanceTimersByTime(100);
+    expect(asked).toEqual(['m1']);
+    shardExpires = true;
+    vi.advanceTimersByTime(1_000);
+    expect(asked).toEqual(['m1', 'm1']);
+    expect(orders.get('a')).toBeUndefined();
+    vi.advanceTimersByTime(10_000);
+    expect(asked).toEqual(['m1', 'm1']);
+  });
+
+  it('a wall clock stepped forward past an expiry is noticed within a second', () => {
+    orders.apply(accepted('a', 'm1', 1_600_000)); // ten minutes out
+    vi.setSystemTime(1_700_000); // the clock steps; timers run on their own time
+    vi.advanceTimersByTime(1_000);
+    expect(asked).toEqual(['m1']);
+  });
+
   it('also tracks GTDs restored after a restart', () => {
     orders.restore({ orderId: 'r', ownerKey: 'key', owner: '0xa', market: 'm9', token: 0, assetId: 't', side: Side.BUY, orderType: OrderType.GTD, price: 40, size: 10, matched: 0, expiresAt: 1_000_300, acceptedAt: 0, tradeIds: [] });
     vi.advanceTimersByTime(300);
     expect(asked).toEqual(['m9']);
+  });
+});
+
+describe('GtdExpiry with a GTD further out than a timer can wait (2^31 ms)', () => {
+  it('waits a second at a time instead of spinning', async () => {
+    const orders = new OpenOrders();
+    const expiry = new GtdExpiry(orders, () => {});
+    orders.onGtd((id, at) => expiry.track(id, at));
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      orders.apply(accepted('month', 'm1', Date.now() + 30 * 86_400_000));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Node fires a timer of more than 2^31 ms after 1 ms: re-armed each time, ≈ 300 here.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      timers.mockRestore();
+      expiry.close();
+    }
   });
 });
