@@ -1,5 +1,5 @@
 // The front end's open orders keep the last few closed ones, oldest dropped first, with how they ended.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ShardEvent } from '@pmx/events';
 import { MatchKind, OrderType, Side } from '@pmx/matching';
 import { OpenOrders } from './open-orders.ts';
@@ -45,6 +45,21 @@ describe('OpenOrders: pages of GET /data/orders', () => {
     expect(second.data.map((o) => o.orderId)).toEqual(ids.slice(500));
     expect(second).toMatchObject({ next_cursor: 'LTE=', count: 120, limit: 500 });
     expect(page(orders, 'LTE=')).toMatchObject({ data: [], next_cursor: 'LTE=' });
+  });
+
+  it('a cursor kept from before a restart starts the list over rather than skipping it', () => {
+    vi.useFakeTimers({ now: 1_795_000_000_000 });
+    try {
+      const before = new OpenOrders();
+      for (let i = 0; i < 700; i++) before.apply(accepted(`o${i}`));
+      const kept = page(before, null).next_cursor;
+      vi.setSystemTime(1_795_000_060_000); // a restart a minute later: the orders come back
+      const after = new OpenOrders();
+      for (let i = 0; i < 700; i++) after.apply(accepted(`o${i}`));
+      expect(page(after, kept).data.map((o) => o.orderId)).toEqual(Array.from({ length: 500 }, (_, i) => `o${i}`));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an exactly full last page ends the list, and a cursor that is not a number is refused', () => {

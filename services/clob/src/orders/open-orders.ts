@@ -62,7 +62,12 @@ export class OpenOrders {
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly intents = new Map<string, OrderIntent>();
   private readonly closed = new Map<string, ClosedOrder>();
-  private lastSeq = 0;
+  /**
+   * Starts at the process's start time × 1024: a cursor a bot kept from before a restart is then
+   * below every sequence of this process, so its next page starts over (repeats, never skips).
+   * Good for 1,024 orders per ms of uptime, and below 2^53 until the year 2248.
+   */
+  private lastSeq = Date.now() * 1024;
   private gtdListener: ((orderId: string, expiresAt: number) => void) | undefined;
 
   constructor(private readonly keepClosed = RECENTLY_CLOSED) {}

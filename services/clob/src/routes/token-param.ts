@@ -53,7 +53,7 @@ export function cursorAfter(cursor: string | null): number {
   if (cursor === null || cursor === '' || cursor === CURSOR_START) return 0;
   if (cursor === CURSOR_END) return -1;
   const decoded = Buffer.from(cursor, 'base64').toString('utf8');
-  if (!/^\d{1,15}$/.test(decoded)) throw new HttpError(400, 'invalid next_cursor');
+  if (!/^\d{1,16}$/.test(decoded) || !Number.isSafeInteger(Number(decoded))) throw new HttpError(400, 'invalid next_cursor');
   return Number(decoded);
 }
 
