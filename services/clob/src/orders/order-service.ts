@@ -15,6 +15,9 @@ import type { KnownOrders } from './known-orders.ts';
 import { OrderLatency } from './order-latency.ts';
 import type { SignatureCheck } from './signature-check.ts';
 
+/** How far ahead of the server clock an order's own timestamp may be (or the replay window, if longer). */
+const MAX_CLOCK_AHEAD_MS = 10 * 60_000;
+
 export interface PlaceOrderResult {
   success: true;
   errorMsg: '';
@@ -96,10 +99,12 @@ export class OrderService {
     const now = this.now();
     const terms = checkOrderTerms(order, orderId, now);
     // Clients stamp the time they sign. One far ahead would keep its id in memory until then (an
-    // unbounded set, reloaded at each restart); the level-2 headers already hold clocks to 30 s.
+    // unbounded set, reloaded at each restart). The level-2 headers do not bound the client's
+    // clock: the official client's useServerTime stamps them, but not its orders, with our time.
     const unsafe = order.signedAt === 0 && order.signed.timestamp !== '0';
-    if (unsafe || order.signedAt > now + this.known.windowMs) {
-      throw new IntakeError(`order ${orderId} is invalid. Its timestamp (${order.signed.timestamp}) is more than ${this.known.windowMs / 1000} s ahead of the server clock`);
+    const ahead = Math.max(this.known.windowMs, MAX_CLOCK_AHEAD_MS);
+    if (unsafe || order.signedAt > now + ahead) {
+      throw new IntakeError(`order ${orderId} is invalid. Its timestamp (${order.signed.timestamp}) is more than ${ahead / 1000} s ahead of the server clock`);
     }
     const seen = this.known.has(orderId, order.signedAt);
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
