@@ -108,6 +108,7 @@ export class OpenOrders {
       expiresAt: order.expiresAt,
       createdAt: order.acceptedAt,
       tradeIds: [...order.tradeIds],
+      seq: ++this.lastSeq,
     });
   }
 
@@ -116,8 +117,7 @@ export class OpenOrders {
     this.gtdListener = listener;
   }
 
-  private add(fields: OrderRecord): void {
-    const order: OpenOrder = { ...fields, seq: ++this.lastSeq };
+  private add(order: OpenOrder): void {
     this.orders.set(order.orderId, order);
     let mine = this.byOwner.get(order.owner);
     if (mine === undefined) this.byOwner.set(order.owner, (mine = new Set()));
@@ -145,6 +145,7 @@ export class OpenOrders {
           expiresAt: event.expiresAt,
           createdAt: event.at,
           tradeIds: [],
+          seq: ++this.lastSeq,
         });
         break;
       }
