@@ -7,9 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "${PMX_DEMO_DATA:-true}" = "true" ]; then
-  pnpm --silent --filter @pmx/catalog load-demo
-fi
+# The same words as every other PMX_ switch (true/false/1/0/yes/no/on/off, any case).
+case "$(printf '%s' "${PMX_DEMO_DATA:-true}" | tr '[:upper:]' '[:lower:]' | tr -d '[:space:]')" in
+  true | 1 | yes | on | '') pnpm --silent --filter @pmx/catalog load-demo ;;
+  false | 0 | no | off) ;;
+  *) echo "start: config: PMX_DEMO_DATA must be one of true/false/1/0/yes/no/on/off, got \"$PMX_DEMO_DATA\"" >&2; exit 1 ;;
+esac
 
 # Each service in a process group of its own (job control), so that stopping one stops the whole
 # group: pnpm does not pass signals on, and killing only its pid left the node process running,

@@ -57,6 +57,8 @@ describe('trades and history through the front end', () => {
 
     await expect.poll(async () => ((await buyer.send('GET', `/trades?market=${conditionId}`)).body as unknown[]).length, { timeout: 15_000 }).toBe(1);
     expect((await buyer.send('GET', `/trades?market=0x${conditionId.slice(2).toUpperCase()}`)).body).toHaveLength(1);
+    // A limit past 1000 is taken as 1000, as the 400 for a malformed one says (10000 was refused).
+    expect(await buyer.send('GET', `/trades?market=${conditionId}&limit=10000`)).toMatchObject({ status: 200, body: [expect.anything()] });
     const history = await buyer.send('GET', `/prices-history?market=${yes}&interval=1d&fidelity=1`);
     expect(history.status).toBe(200);
     expect(history.body.history.at(-1)).toEqual({ t: expect.any(Number), p: 0.375 });
