@@ -133,8 +133,8 @@ export class RiskBook {
   /** Operator withdrawal; only what is not reserved can leave. */
   debit(address: string, asset: string, amount: number): boolean {
     assertAmount(amount);
-    const holding = this.holding(address, asset);
-    if (holding.total - holding.reserved < amount) return false;
+    const holding = this.accounts.get(address)?.get(asset); // a refused debit leaves no empty entry behind
+    if (holding === undefined || holding.total - holding.reserved < amount) return false;
     holding.total -= amount;
     this.supplied.set(asset, (this.supplied.get(asset) ?? 0) - amount);
     this.bound.supplyChanged(asset);

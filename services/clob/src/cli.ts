@@ -5,7 +5,7 @@
 //   pmx fund <address> <amount> [--token <token id>]       amounts in units: 100 = 100 USDC
 //   pmx withdraw <address> <amount> [--token <token id>]
 //   pmx balances <address>
-//   pmx proxy <proxy address> <signer address> [--type 1|2]
+//   pmx proxy <proxy address> <signer address> [--type 1|2] [--replace]
 //   pmx markets
 //   pmx latency [--reset]                                   where placed orders spend their time
 
@@ -23,7 +23,7 @@ const USAGE = `usage:
   pmx fund <address> <amount> [--token <token id>]
   pmx withdraw <address> <amount> [--token <token id>]
   pmx balances <address>
-  pmx proxy <proxy address> <signer address> [--type 1|2]
+  pmx proxy <proxy address> <signer address> [--type 1|2] [--replace]
   pmx markets
   pmx latency [--reset]`;
 
@@ -71,6 +71,7 @@ const OPTIONS = {
   token: { type: 'string' },
   type: { type: 'string', default: '1' },
   reset: { type: 'boolean', default: false },
+  replace: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -128,8 +129,8 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
       return 0;
     }
     case 'proxy': {
-      const [proxy, signer] = operands(rest, 2, 'pmx proxy <proxy> <signer> [--type 1|2]');
-      show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type) }));
+      const [proxy, signer] = operands(rest, 2, 'pmx proxy <proxy> <signer> [--type 1|2] [--replace]');
+      show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type), ...(values.replace ? { replace: true } : {}) }));
       return 0;
     }
     case 'markets': {

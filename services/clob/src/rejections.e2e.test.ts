@@ -163,6 +163,22 @@ describe('order rejections', () => {
     expect(await balance('&signature_type=3')).toEqual({ error: 'signature_type must be 0, 1 or 2' });
   });
 
+  it("a registered proxy moves to another signer or type only when asked to (a swapped argument handed one user's balance to another)", async () => {
+    const proxy = `0x${randomBytes(20).toString('hex')}`;
+    const bob = `0x${randomBytes(20).toString('hex')}`;
+    const register = (fields: Record<string, unknown>) => h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, ...fields });
+    expect((await register({})).status).toBe(201);
+    expect((await register({})).status).toBe(200); // a retry changes nothing
+    const conflict = `proxy ${proxy} is registered to signer ${alice.address.toLowerCase()} (signature type 2); send replace: true to move it`;
+    expect(await register({ signer: bob })).toMatchObject({ status: 409, body: { error: conflict } });
+    expect(await register({ signature_type: 1 })).toMatchObject({ status: 409, body: { error: conflict } });
+    expect((await register({ replace: 'yes' })).status).toBe(400);
+    expect((await register({ signer: bob, replace: true })).status).toBe(201);
+    expect(await h.sql`SELECT signer FROM proxy_wallets WHERE proxy = ${proxy}`).toEqual([{ signer: bob }]);
+    await h.deposit(proxy, 10n * USDC);
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }), /not a registered proxy wallet/);
+  });
+
   it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {
     const m = await h.createMarket();
     const resting = (await alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
@@ -313,6 +329,13 @@ describe('hostile input', () => {
     }
     await bad('/operator/markets', newMarket({ tokens: [{ token_id: '0123', outcome: 'Y' }, { token_id: '5', outcome: 'N' }] }), 'token_id is missing or malformed');
     await bad('/operator/markets', newMarket({ tokens: [{ token_id: '7', outcome: 'Y', extra: 1 }, { token_id: '8', outcome: 'N' }] }), 'unknown field extra');
+    // 78 digits can pass 2^256 - 1: such a market was created, and no order could ever be signed for it.
+    const maxUint = ((1n << 256n) - 1n).toString();
+    const pastMax = (1n << 256n).toString();
+    await bad('/operator/markets', newMarket({ tokens: [{ token_id: pastMax, outcome: 'Y' }, { token_id: '8', outcome: 'N' }] }), 'token_id must be a decimal uint256 (at most 2^256 - 1)');
+    await bad('/operator/markets', newMarket({ tokens: [{ token_id: '9'.repeat(78), outcome: 'Y' }, { token_id: '8', outcome: 'N' }] }), /^token_id must be a decimal uint256/);
+    await bad('/operator/deposit', { address: alice.address, amount: '5', asset: pastMax }, 'asset must be "collateral" or a token id');
+    expect((await h.operator('POST', '/operator/markets', newMarket({ tokens: [{ token_id: maxUint, outcome: 'Y' }, { token_id: `7${randomBytes(6).readUIntBE(0, 6)}`, outcome: 'N' }] }))).status).toBe(201);
     for (const date of ['2024-02-29', '2026-12-31T12:00:00Z', '2026-12-31T12:00:00.123+02:00']) {
       expect((await h.operator('POST', '/operator/markets', newMarket({ end_date_iso: date }))).status).toBe(201);
     }
@@ -348,6 +371,10 @@ describe('hostile input', () => {
     await bad('/operator/deposit', { address: 'nope', amount: '5' }, /address/);
     await bad('/operator/deposit', { address: alice.address, amount: '5', asset: '424242' }, /unknown token/);
     await bad('/operator/withdraw', { address: alice.address, amount: String(10n ** 15n) }, /not enough available balance/);
+    // A refused withdrawal from an address holding nothing leaves no empty entry behind.
+    const nobody = `0x${randomBytes(20).toString('hex')}`;
+    await bad('/operator/withdraw', { address: nobody, amount: '5' }, /not enough available balance/);
+    expect((await h.operator('GET', `/operator/balances?address=${nobody}`)).body).toMatchObject({ balances: {} });
     await bad('/operator/proxy-wallets', { proxy: alice.address, signer: alice.address, signature_type: 3 }, /signature_type/);
   });
 });

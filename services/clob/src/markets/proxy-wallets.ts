@@ -9,9 +9,18 @@ export interface ProxyWallet {
   signatureType: 1 | 2;
 }
 
+/** The proxy is registered to another signer or type, and the request did not ask to replace it. */
+export class ProxyConflict extends Error {
+  constructor(readonly current: ProxyWallet) {
+    super(`proxy ${current.proxy} is registered to signer ${current.signer} (signature type ${current.signatureType}); send replace: true to move it`);
+  }
+}
+
 export class ProxyWallets {
   private readonly byProxy = new Map<string, ProxyWallet>();
   private readonly bySigner = new Map<string, Set<string>>();
+  /** Registrations one at a time: two overlapping upserts could leave memory on one signer and the row on the other. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly sql: Sql) {}
 
@@ -29,12 +38,25 @@ export class ProxyWallets {
     proxies.add(wallet.proxy);
   }
 
-  async register(wallet: ProxyWallet): Promise<void> {
+  /**
+   * Registers a proxy; moving one already registered to another signer or type needs `replace`
+   * (a swapped argument would otherwise hand one user's balance to another without a word).
+   * Resolves false when it was already registered exactly so.
+   */
+  register(wallet: ProxyWallet, options: { replace?: boolean } = {}): Promise<boolean> {
     const record = { proxy: wallet.proxy.toLowerCase(), signer: wallet.signer.toLowerCase(), signatureType: wallet.signatureType };
-    await this.sql`
-      INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
-      ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
-    this.remember(record);
+    const write = this.writes.then(async () => {
+      const current = this.byProxy.get(record.proxy);
+      if (current !== undefined && current.signer === record.signer && current.signatureType === record.signatureType) return false;
+      if (current !== undefined && options.replace !== true) throw new ProxyConflict(current);
+      await this.sql`
+        INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
+        ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
+      this.remember(record);
+      return true;
+    });
+    this.writes = write.catch(() => undefined);
+    return write;
   }
 
   /** The proxies `signer` signs for (lower-case). */

@@ -7,7 +7,7 @@ import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { BookCache } from '../market-data/book-cache.ts';
 import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
-import type { ProxyWallets } from '../markets/proxy-wallets.ts';
+import { ProxyConflict, type ProxyWallets } from '../markets/proxy-wallets.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
 import type { Funding } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
@@ -15,6 +15,9 @@ import { marketDetail } from './markets.ts';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A uint256 in decimal, without leading zeros (so one token has one spelling). */
 const TOKEN_ID = /^(0|[1-9][0-9]{0,77})$/;
+const MAX_UINT256 = (1n << 256n) - 1n;
+/** A token id as the chain has it: a decimal uint256 (78 digits can still be past 2^256 − 1). */
+const isTokenId = (id: string): boolean => TOKEN_ID.test(id) && BigInt(id) <= MAX_UINT256;
 /** Largest minimum order size, in tokens: beyond it no order could be placed anyway. */
 const MAX_MIN_ORDER_SIZE = 1_000_000_000;
 
@@ -42,7 +45,9 @@ export function parseNewMarket(raw: unknown): NewMarket {
   const parsed = tokens.map((t) => {
     const token = object(t);
     only(token, ['token_id', 'outcome']);
-    return { id: str(token, 'token_id', TOKEN_ID), outcome: str(token, 'outcome') };
+    const id = str(token, 'token_id', TOKEN_ID);
+    if (!isTokenId(id)) throw new HttpError(400, 'token_id must be a decimal uint256 (at most 2^256 - 1)');
+    return { id, outcome: str(token, 'outcome') };
   });
   if (parsed[0]!.id === parsed[1]!.id) throw new HttpError(400, 'the two token ids must differ');
   const tickSize = body.tick_size ?? '0.01';
@@ -80,7 +85,7 @@ function transfer(raw: unknown): { address: string; asset: string; amount: numbe
   only(body, ['address', 'asset', 'amount']);
   const address = str(body, 'address', ADDRESS).toLowerCase();
   const asset = body.asset === undefined ? COLLATERAL : str(body, 'asset');
-  if (asset !== COLLATERAL && !TOKEN_ID.test(asset)) throw new HttpError(400, 'asset must be "collateral" or a token id');
+  if (asset !== COLLATERAL && !isTokenId(asset)) throw new HttpError(400, 'asset must be "collateral" or a token id');
   const amount = typeof body.amount === 'string' && /^[0-9]{1,16}$/.test(body.amount) ? Number(body.amount) : NaN;
   if (!(amount > 0) || !Number.isSafeInteger(amount)) throw new HttpError(400, 'amount must be a positive integer of base units (6 decimals), as a string');
   return { address, asset, amount };
@@ -168,11 +173,18 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       options: { before },
       handler: async (ctx) => {
         const body = object(ctx.json());
-        only(body, ['proxy', 'signer', 'signature_type']);
+        only(body, ['proxy', 'signer', 'signature_type', 'replace']);
         const signatureType = body.signature_type;
         if (signatureType !== 1 && signatureType !== 2) throw new HttpError(400, 'signature_type must be 1 or 2');
-        await deps.proxies.register({ proxy: str(body, 'proxy', ADDRESS), signer: str(body, 'signer', ADDRESS), signatureType });
-        return { status: 201, body: { proxy: String(body.proxy).toLowerCase(), signer: String(body.signer).toLowerCase(), signature_type: signatureType } };
+        if (body.replace !== undefined && typeof body.replace !== 'boolean') throw new HttpError(400, 'replace must be a boolean');
+        let created: boolean;
+        try {
+          created = await deps.proxies.register({ proxy: str(body, 'proxy', ADDRESS), signer: str(body, 'signer', ADDRESS), signatureType }, { replace: body.replace === true });
+        } catch (error) {
+          if (error instanceof ProxyConflict) throw new HttpError(409, error.message);
+          throw error;
+        }
+        return { status: created ? 201 : 200, body: { proxy: String(body.proxy).toLowerCase(), signer: String(body.signer).toLowerCase(), signature_type: signatureType } };
       },
     },
   ];
