@@ -110,9 +110,19 @@ describe('header proxy', () => {
   });
 
   it('appends to a forwarded-for chain rather than trusting it', () => {
-    const { head } = rewriteHead('GET / HTTP/1.1\r\nX_Forwarded_For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
+    const { head } = rewriteHead('GET / HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
     expect(rewriteHead('POST / HTTP/1.1\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' }, shareable: false, continueNow: false });
     expect(head).toBe('GET / HTTP/1.1\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
+  });
+
+  it("takes no framing or forwarding header from a name spelled with '_' (a proxy in front would not know it)", () => {
+    // Behind a proxy that appended its own X-Forwarded-For, X_Forwarded_For used to land right of
+    // it, and a client chose the address it was counted under; Content_Length framed a body the
+    // proxy never saw (smuggling on a connection it shares between clients).
+    for (const header of ['X_Forwarded_For: 127.0.0.4', 'Content_Length: 50', 'Transfer_Encoding: chunked', 'x_real_ip: 1.2.3.4', 'Proxy_Connection: close']) {
+      expect(() => rewriteHead(`POST / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9\r\n${header}`, '10.0.0.9')).toThrow(/this header is only accepted spelled with '-'/);
+    }
+    expect(rewriteHead('GET / HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k', '10.0.0.9').head).toBe('GET / HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: k\r\nx-forwarded-for: 10.0.0.9\r\n\r\n');
   });
 
   it("passes on uWS's 413 for a Content-Length body over its limit, whole, before the connection ends", async () => {

@@ -2,6 +2,9 @@
 // the client's address appended to X-Forwarded-For), the body's framing (ambiguous framing is
 // refused, never guessed), chunked bodies decoded, and whether the request may share a lane.
 
+/** Headers that frame or route a request: never taken from a name spelled with '_'. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'x-forwarded-for', 'forwarded', 'x-real-ip', 'host', 'connection', 'upgrade', 'expect', 'te', 'trailer', 'keep-alive', 'proxy-connection']);
+
 export type Framing = { kind: 'none' } | { kind: 'length'; remaining: number } | { kind: 'chunked' };
 
 export class FramingError extends Error {
@@ -67,9 +70,14 @@ export function rewriteHead(
     const colon = line.indexOf(':');
     if (colon <= 0) throw new FramingError(400, 'malformed header line');
     if (!HEADER_NAME.test(line.slice(0, colon))) throw new FramingError(400, "unsupported header name: letters, digits, '-' and '_' only");
-    const name = line.slice(0, colon).replaceAll('_', '-');
+    const raw = line.slice(0, colon);
+    const name = raw.replaceAll('_', '-');
     const value = valueOf(line, colon + 1);
     const lower = name.toLowerCase();
+    // The rename is for the contract's SVC_ names. A proxy in front of pmx does not know that
+    // Content_Length or X_Forwarded_For become framing or forwarding headers here: honouring them
+    // would let a client frame a body the proxy never saw, or pick its own address.
+    if (name !== raw && HOP_HEADERS.has(lower)) throw new FramingError(400, `${raw}: this header is only accepted spelled with '-'`);
     if (lower === 'host') {
       hosts++;
       emptyHost ||= value === '';
