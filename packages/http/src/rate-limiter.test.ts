@@ -36,6 +36,17 @@ describe('createRateLimiter', () => {
     expect(limiter.peek('k').allowed).toBe(false);
   });
 
+  it('give returns one counted request of the key, and nothing below zero', () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 1_000, now: () => 0 });
+    limiter.take('k');
+    limiter.take('k');
+    expect(limiter.peek('k').allowed).toBe(false);
+    limiter.give('k');
+    expect(limiter.take('k').allowed).toBe(true);
+    limiter.give('other');
+    expect(limiter.size).toBe(1);
+  });
+
   it('never tells a client to retry in less than a second', () => {
     const limiter = createRateLimiter({ limit: 0, windowMs: 1_000, now: () => 999.9 });
     expect(limiter.take('k').retryAfterSeconds).toBe(1);

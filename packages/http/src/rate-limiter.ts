@@ -25,6 +25,8 @@ export interface RateLimiter {
   take(key: string): RateDecision;
   /** Whether one more request for key would be allowed, without counting it. */
   peek(key: string): RateDecision;
+  /** Gives back one request counted for key in this window (one a later check refused). */
+  give(key: string): void;
   /** Keys counted in the current window. */
   readonly size: number;
 }
@@ -59,6 +61,13 @@ export function createRateLimiter({ limit, windowMs, now = Date.now }: RateLimit
     windowMs,
     take: (key) => decide(key, true),
     peek: (key) => decide(key, false),
+    give: (key) => {
+      msLeft();
+      const used = counts.get(key);
+      if (used === undefined) return;
+      if (used <= 1) counts.delete(key);
+      else counts.set(key, used - 1);
+    },
     get size() {
       msLeft();
       return counts.size;

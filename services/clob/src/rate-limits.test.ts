@@ -72,6 +72,13 @@ describe('clob rate limits per API key', () => {
     for (let i = 0; i < 2400; i++) expect(await status(() => request(KEY)(ctx('10.4.0.2')))).toBe(429);
     // That host's own budget is untouched: another key trades from it at once.
     for (let i = 0; i < 5; i++) expect(await status(() => request(other)(ctx('10.4.0.2')))).toBe(200);
+    // Its general window too: 5,000 refused retries used to lock the host out of every read.
+    for (let i = 0; i < 2700; i++) expect(await status(() => request(KEY)(ctx('10.4.0.2')))).toBe(429);
+    const book = async (c: RequestContext<ApiKeyLocals>) => {
+      for (const hook of limits.edge) await hook(c);
+    };
+    expect(await status(() => book(ctx('10.4.0.2', undefined, { method: 'GET', path: '/book' })))).toBe(200);
+    expect(await status(() => request(other)(ctx('10.4.0.2')))).toBe(200);
   });
 
   it('count a request an endpoint cap refuses in no window: polling a capped endpoint leaves the rest of the API open', async () => {

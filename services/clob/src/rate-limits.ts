@@ -70,7 +70,17 @@ export function clobRateLimits(): ClobRateLimits {
     const ipWindows = windows();
     // At the edge: the general window counts; the IP's trading windows must allow, and count later.
     const ipHook = rateLimitGroupsHook<any>([{ limiters: [general], key: byIp }, { limiters: ipWindows, key: byIp, count: false }]);
-    const keyHook = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: ipWindows, key: byIp }, { limiters: windows(), key: byApiKey }]);
+    const keyWindows = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: ipWindows, key: byIp }, { limiters: windows(), key: byApiKey }]);
+    // A write these windows refuse gives back what the edge counted in the general window: a bot
+    // retrying a key over its limit must not lock its host out of the whole API.
+    const keyHook: Hook<ApiKeyLocals> = (ctx) => {
+      try {
+        keyWindows(ctx);
+      } catch (error) {
+        general.give(byIp(ctx));
+        throw error;
+      }
+    };
     for (const [route, which] of Object.entries(TRADING_WRITES)) {
       if (which !== kind) continue;
       endpoint.set(route, ipHook);
