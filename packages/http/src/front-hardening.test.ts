@@ -71,6 +71,15 @@ describe('the front with misbehaving clients', () => {
     expect(bodyOf(fine!)).toEqual({ key: 'k' });
   });
 
+  it('answers 431 to more header fields than uWS answers (it stays silent past 48), and serves one under', async () => {
+    const extra = (n: number) => Array.from({ length: n }, (_, i) => `X-H${i}: v\r\n`).join('');
+    const [over] = await session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${extra(47)}\r\n`], 3000);
+    expect(over).toMatch(/^HTTP\/1\.1 431 /);
+    expect(bodyOf(over!)).toEqual({ error: 'too many header fields: at most 47 (X-Forwarded-For is added)' });
+    const [under] = await session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${extra(46)}SVC_API_KEY: k\r\n\r\n`.replace('X-H45: v\r\n', '')], 3000);
+    expect(bodyOf(under!)).toEqual({ key: 'k' });
+  });
+
   it('passes header values byte for byte, trimming only spaces and tabs', () => {
     // 'à' is C3 A0 in UTF-8: String.trim on the latin1 head took that last byte for a space.
     const value = Buffer.from('voilà\u00a0à').toString('latin1');
