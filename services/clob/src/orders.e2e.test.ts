@@ -1,6 +1,7 @@
 // Trading end to end on a real server, real Postgres and Redis, real signatures: place, match
 // (transfer, mint, merge), cancel, list — with balances and books checked to the base unit.
 import net from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
 import { ShardSet } from './shards/shard-set.ts';
@@ -280,5 +281,38 @@ describe('order latency for operators', () => {
     expect((await h.operator('DELETE', '/operator/order-latency')).body.match.count).toBe(1);
     expect((await h.operator('GET', '/operator/order-latency')).body.match.count).toBe(0);
     expect((await fetch(`${h.url}/operator/order-latency`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+  });
+});
+
+describe('operator transfers with an idempotency key', () => {
+  it('applies a transfer once however often it is retried, at once or after a restart; the key names one transfer', async () => {
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    const deposit = (amount: string, key: string) => h.operator('POST', '/operator/deposit', { address, amount, idempotency_key: key });
+    const withdraw = (amount: string, key: string) => h.operator('POST', '/operator/withdraw', { address, amount, idempotency_key: key });
+    const total = async () => (await h.operator('GET', `/operator/balances?address=${address}`)).body.balances.collateral?.total ?? 0;
+
+    expect((await deposit('5000000', 'dep-1')).body).toMatchObject({ balance: { total: 5_000_000 } });
+    // A retry after a timeout whose first request had committed, and five more at once.
+    const retries = await Promise.all(Array.from({ length: 6 }, () => deposit('5000000', 'dep-1')));
+    expect(retries.map((r) => [r.status, r.body.replayed])).toEqual(Array(6).fill([200, true]));
+    expect(await total()).toBe(5_000_000);
+    // Five first requests at once with a new key: one applies.
+    const racing = await Promise.all(Array.from({ length: 5 }, () => deposit('1000000', 'dep-2')));
+    expect(racing.filter((r) => r.body.replayed !== true)).toHaveLength(1);
+    expect(await total()).toBe(6_000_000);
+
+    expect((await withdraw('6000000', 'wd-1')).status).toBe(200);
+    // Nothing left to withdraw, but this is the same withdrawal: answered, not refused.
+    expect((await withdraw('6000000', 'wd-1')).body).toMatchObject({ replayed: true, balance: { total: 0 } });
+    expect(await h.sql`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`).toEqual([{ n: 3 }]);
+
+    const conflict = { status: 409, body: { error: 'idempotency_key dep-1 was already used for another transfer' } };
+    expect(await deposit('7000000', 'dep-1')).toMatchObject(conflict);
+    expect(await withdraw('5000000', 'dep-1')).toMatchObject(conflict);
+    expect((await deposit('1', 'a b')).status).toBe(400);
+
+    await h.restart();
+    expect((await deposit('5000000', 'dep-1')).body).toMatchObject({ replayed: true, balance: { total: 0 } });
+    expect(await total()).toBe(0);
   });
 });

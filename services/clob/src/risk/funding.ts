@@ -1,9 +1,21 @@
 // Operator deposits and withdrawals: written to Postgres (operator_transfers, which a trigger
 // turns into ledger entries and balances) and applied to the risk book. After a restart the risk
 // book is rebuilt from the ledger's balances (recovery/), not from here.
+//
+// A transfer may carry an idempotency key of the caller's (`idempotency_key`): a retry of one already written is answered
+// `replayed` and changes nothing (the unique column decides between two at once); the same id for
+// another transfer is a TransferIdConflict.
 
 import type { Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
+
+export type TransferOutcome = 'applied' | 'replayed' | 'refused';
+
+export class TransferIdConflict extends Error {
+  constructor(transferId: string) {
+    super(`idempotency_key ${transferId} was already used for another transfer`);
+  }
+}
 
 export class Funding {
   /**
@@ -17,35 +29,63 @@ export class Funding {
     private readonly risk: RiskBook,
   ) {}
 
-  /** False, and nothing written, when the deposit would take a total past exact integers. */
-  async deposit(address: string, asset: string, amount: number): Promise<boolean> {
+  /** `refused`, and nothing written, when the deposit would take a total past exact integers. */
+  async deposit(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
     const who = address.toLowerCase();
+    if (transferId !== undefined && (await this.written(transferId, who, asset, amount))) return 'replayed';
     // Transfers still on their way count (to any address, and of other assets, since supplies
     // bound each other: RiskBook.canCredit): two deposits that each fit but not together must not
     // both be written, or the second could not be credited after its commit.
-    if (!this.risk.canCredit(who, asset, amount, this.pending)) return false;
-    await this.holding(asset, amount, () => this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${amount})`);
+    if (!this.risk.canCredit(who, asset, amount, this.pending)) return 'refused';
+    const inserted = await this.holding(asset, amount, () => this.insert(who, asset, amount, transferId));
+    if (!inserted) return this.replayOf(transferId!, who, asset, amount);
     this.risk.credit(who, asset, amount);
-    return true;
+    return 'applied';
   }
 
   /** Only what is not reserved by open orders can be withdrawn. */
-  async withdraw(address: string, asset: string, amount: number): Promise<boolean> {
+  async withdraw(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
     const who = address.toLowerCase();
-    if (!this.risk.debit(who, asset, amount)) return false;
+    if (transferId !== undefined && (await this.written(transferId, who, asset, -amount))) return 'replayed';
+    if (!this.risk.debit(who, asset, amount)) return 'refused';
+    let inserted: boolean;
     try {
-      await this.holding(asset, amount, () => this.sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${who}, ${asset}, ${-amount})`);
+      inserted = await this.holding(asset, amount, () => this.insert(who, asset, -amount, transferId));
     } catch (error) {
       this.risk.credit(who, asset, amount); // fits: deposits meanwhile left this amount free
       throw error;
     }
+    if (inserted) return 'applied';
+    this.risk.credit(who, asset, amount); // another request with this id was written first
+    return this.replayOf(transferId!, who, asset, -amount);
+  }
+
+  /** Whether a transfer with this id is written; throws if it is another transfer. */
+  private async written(transferId: string, address: string, asset: string, signed: number): Promise<boolean> {
+    const [row] = await this.sql<{ address: string; asset: string; amount: string }[]>`
+      SELECT address, asset, amount::text FROM operator_transfers WHERE idempotency_key = ${transferId}`;
+    if (row === undefined) return false;
+    if (row.address !== address || row.asset !== asset || row.amount !== String(signed)) throw new TransferIdConflict(transferId);
     return true;
   }
 
-  private async holding(asset: string, amount: number, write: () => Promise<unknown>): Promise<void> {
+  private async replayOf(transferId: string, address: string, asset: string, signed: number): Promise<TransferOutcome> {
+    if (!(await this.written(transferId, address, asset, signed))) throw new Error(`transfer ${transferId}: neither written nor found`);
+    return 'replayed';
+  }
+
+  /** False when a transfer with this id is already written (nothing is inserted then). */
+  private async insert(address: string, asset: string, signed: number, transferId: string | undefined): Promise<boolean> {
+    const rows = await this.sql`
+      INSERT INTO operator_transfers (address, asset, amount, idempotency_key) VALUES (${address}, ${asset}, ${signed}, ${transferId ?? null})
+      ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`;
+    return rows.length === 1;
+  }
+
+  private async holding<T>(asset: string, amount: number, write: () => Promise<T>): Promise<T> {
     this.pending.set(asset, (this.pending.get(asset) ?? 0) + amount);
     try {
-      await write();
+      return await write();
     } finally {
       const left = this.pending.get(asset)! - amount;
       if (left === 0) this.pending.delete(asset);
