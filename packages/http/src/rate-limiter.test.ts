@@ -41,10 +41,20 @@ describe('createRateLimiter', () => {
     limiter.take('k');
     limiter.take('k');
     expect(limiter.peek('k').allowed).toBe(false);
-    limiter.give('k');
+    limiter.give('k', 0);
     expect(limiter.take('k').allowed).toBe(true);
-    limiter.give('other');
+    limiter.give('other', 0);
     expect(limiter.size).toBe(1);
+  });
+
+  it('give returns nothing in a window the request was not counted in', () => {
+    let at = 999;
+    const limiter = createRateLimiter({ limit: 1, windowMs: 1_000, now: () => at });
+    limiter.take('k');
+    at = 1_000;
+    limiter.take('k');
+    limiter.give('k', 999); // taken in the window before: this one's count stays
+    expect(limiter.peek('k').allowed).toBe(false);
   });
 
   it('never tells a client to retry in less than a second', () => {

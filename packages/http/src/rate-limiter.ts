@@ -25,8 +25,11 @@ export interface RateLimiter {
   take(key: string): RateDecision;
   /** Whether one more request for key would be allowed, without counting it. */
   peek(key: string): RateDecision;
-  /** Gives back one request counted for key in this window (one a later check refused). */
-  give(key: string): void;
+  /**
+   * Gives back one request counted for key (one a later check refused), if it was counted in this
+   * window: `takenAt` is the clock reading when it was taken.
+   */
+  give(key: string, takenAt: number): void;
   /** Keys counted in the current window. */
   readonly size: number;
 }
@@ -61,8 +64,9 @@ export function createRateLimiter({ limit, windowMs, now = Date.now }: RateLimit
     windowMs,
     take: (key) => decide(key, true),
     peek: (key) => decide(key, false),
-    give: (key) => {
+    give: (key, takenAt) => {
       msLeft();
+      if (Math.floor(takenAt / windowMs) !== window) return;
       const used = counts.get(key);
       if (used === undefined) return;
       if (used <= 1) counts.delete(key);

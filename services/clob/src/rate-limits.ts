@@ -61,6 +61,8 @@ export function clobRateLimits(): ClobRateLimits {
   // refuses is counted in none (as two hooks, a request the endpoint cap refused had already used
   // up the general budget, and a client polling a capped endpoint locked itself out of the API).
   const general = perWindow(5000);
+  /** When the edge counted a trading write in the general window (its window is the one to give back in). */
+  const countedAt = new WeakMap<RequestContext<any>, number>();
   const generalOnly = rateLimitHook({ limiters: [general], key: byIp });
   const endpoint = new Map<string, Hook<any>>();
   const perKey = new Map<string, Hook<ApiKeyLocals>>();
@@ -69,7 +71,11 @@ export function clobRateLimits(): ClobRateLimits {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
     const ipWindows = windows();
     // At the edge: the general window counts; the IP's trading windows must allow, and count later.
-    const ipHook = rateLimitGroupsHook<any>([{ limiters: [general], key: byIp }, { limiters: ipWindows, key: byIp, count: false }]);
+    const ipWindowsHook = rateLimitGroupsHook<any>([{ limiters: [general], key: byIp }, { limiters: ipWindows, key: byIp, count: false }]);
+    const ipHook: Hook<any> = (ctx) => {
+      ipWindowsHook(ctx);
+      countedAt.set(ctx, Date.now());
+    };
     const keyWindows = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: ipWindows, key: byIp }, { limiters: windows(), key: byApiKey }]);
     // A write these windows refuse gives back what the edge counted in the general window: a bot
     // retrying a key over its limit must not lock its host out of the whole API.
@@ -77,7 +83,8 @@ export function clobRateLimits(): ClobRateLimits {
       try {
         keyWindows(ctx);
       } catch (error) {
-        general.give(byIp(ctx));
+        const at = countedAt.get(ctx);
+        if (at !== undefined) general.give(byIp(ctx), at);
         throw error;
       }
     };
