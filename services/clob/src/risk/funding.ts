@@ -29,8 +29,34 @@ export class Funding {
     private readonly risk: RiskBook,
   ) {}
 
+  /**
+   * Requests with the same idempotency key, one at a time: a retry that arrived while the first was
+   * still being written found no row, and was refused by the balance the first had already taken.
+   */
+  private readonly byKey = new Map<string, Promise<unknown>>();
+
   /** `refused`, and nothing written, when the deposit would take a total past exact integers. */
-  async deposit(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
+  deposit(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
+    return this.oneAtATime(transferId, () => this.depositNow(address, asset, amount, transferId));
+  }
+
+  /** Only what is not reserved by open orders can be withdrawn. */
+  withdraw(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
+    return this.oneAtATime(transferId, () => this.withdrawNow(address, asset, amount, transferId));
+  }
+
+  private oneAtATime(transferId: string | undefined, run: () => Promise<TransferOutcome>): Promise<TransferOutcome> {
+    if (transferId === undefined) return run();
+    const turn = (this.byKey.get(transferId) ?? Promise.resolve()).then(run);
+    const settled = turn.catch(() => undefined);
+    this.byKey.set(transferId, settled);
+    void settled.then(() => {
+      if (this.byKey.get(transferId) === settled) this.byKey.delete(transferId);
+    });
+    return turn;
+  }
+
+  private async depositNow(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
     const who = address.toLowerCase();
     if (transferId !== undefined && (await this.written(transferId, who, asset, amount))) return 'replayed';
     // Transfers still on their way count (to any address, and of other assets, since supplies
@@ -43,8 +69,7 @@ export class Funding {
     return 'applied';
   }
 
-  /** Only what is not reserved by open orders can be withdrawn. */
-  async withdraw(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
+  private async withdrawNow(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
     const who = address.toLowerCase();
     if (transferId !== undefined && (await this.written(transferId, who, asset, -amount))) return 'replayed';
     if (!this.risk.debit(who, asset, amount)) return 'refused';
