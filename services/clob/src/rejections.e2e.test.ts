@@ -278,7 +278,7 @@ describe('hostile input', () => {
     expectRejected(await alice.send('GET', `/prices-history?market=${market.conditionId}`), byCondition);
     expectRejected(await history({ markets: [market.yes, market.conditionId] }), byCondition);
     expectRejected(await history({ markets: Array(21).fill(market.yes) }), 'too many markets: 21, max allowed: 20');
-    for (const limit of ['-1', '1.5', '12345678901234567']) expectRejected(await alice.send('GET', `/trades?market=${market.conditionId}&limit=${limit}`), /^limit must be a whole number/);
+    for (const limit of ['-1', '1.5', '1e3', '9'.repeat(101)]) expectRejected(await alice.send('GET', `/trades?market=${market.conditionId}&limit=${limit}`), /^limit must be a whole number/);
     expect((await history({ markets: [market.yes], fidelity: 60 })).status).toBe(503); // this server serves no history
   });
 

@@ -126,7 +126,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const market = text(ctx, 'market');
         if (market === undefined) throw new HttpError(400, 'market (a condition id) is required');
         const limit = ctx.query.get('limit');
-        if (limit !== null && !/^\d{1,16}$/.test(limit)) throw new HttpError(400, 'limit must be a whole number (1 to 1000 trades are answered; more is taken as 1000)');
+        if (limit !== null && !/^\d{1,100}$/.test(limit)) throw new HttpError(400, 'limit must be a whole number of at most 100 digits (1 to 1000 trades are answered; more is taken as 1000)');
         return { body: await recentTrades(history(), { market, assetId: text(ctx, 'asset_id'), before: seconds(ctx.query.get('before'), 'before'), limit: limit === null ? undefined : Math.min(Number(limit), 1000) }) };
       },
     },
