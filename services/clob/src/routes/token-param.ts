@@ -37,12 +37,21 @@ export function tokenList(ctx: RequestContext<any>, max: number): unknown[] {
 export const CURSOR_START = 'MA==';
 export const CURSOR_END = 'LTE=';
 
-export function cursorOffset(cursor: string | null): number {
+/** A cursor's number: 0 to start, -1 past the end; `digits` bounds it (any larger is refused). */
+function decodeCursor(cursor: string | null, digits: number): number {
   if (cursor === null || cursor === '' || cursor === CURSOR_START) return 0;
   if (cursor === CURSOR_END) return -1;
   const decoded = Buffer.from(cursor, 'base64').toString('utf8');
-  if (!/^\d{1,9}$/.test(decoded)) throw new HttpError(400, 'invalid next_cursor');
+  if (!/^\d+$/.test(decoded) || decoded.length > digits || !Number.isSafeInteger(Number(decoded))) throw new HttpError(400, 'invalid next_cursor');
   return Number(decoded);
+}
+
+export function encodeCursor(n: number): string {
+  return Buffer.from(String(n)).toString('base64');
+}
+
+export function cursorOffset(cursor: string | null): number {
+  return decodeCursor(cursor, 9);
 }
 
 /**
@@ -50,11 +59,7 @@ export function cursorOffset(cursor: string | null): number {
  * next page starts after it, so items that leave the list before it do not shift the next page.
  */
 export function cursorAfter(cursor: string | null): number {
-  if (cursor === null || cursor === '' || cursor === CURSOR_START) return 0;
-  if (cursor === CURSOR_END) return -1;
-  const decoded = Buffer.from(cursor, 'base64').toString('utf8');
-  if (!/^\d{1,16}$/.test(decoded) || !Number.isSafeInteger(Number(decoded))) throw new HttpError(400, 'invalid next_cursor');
-  return Number(decoded);
+  return decodeCursor(cursor, 16);
 }
 
 /** One page of items ordered by `seq`, after the cursor's sequence number, in the contract's envelope. */
@@ -62,13 +67,13 @@ export function seqCursorPage<T extends { seq: number }>(items: readonly T[], cu
   const after = cursorAfter(cursor);
   const rest = after < 0 ? [] : items.filter((item) => item.seq > after);
   const data = rest.slice(0, pageSize);
-  const next = rest.length > pageSize ? Buffer.from(String(data[data.length - 1]!.seq)).toString('base64') : CURSOR_END;
+  const next = rest.length > pageSize ? encodeCursor(data[data.length - 1]!.seq) : CURSOR_END;
   return { data, next_cursor: next, limit: pageSize, count: data.length };
 }
 
 export function nextCursor(offset: number, pageSize: number, total: number): string {
   const next = offset + pageSize;
-  return next >= total ? CURSOR_END : Buffer.from(String(next)).toString('base64');
+  return next >= total ? CURSOR_END : encodeCursor(next);
 }
 
 /** One page of a cursor list, in the contract's envelope. */

@@ -7,7 +7,7 @@ import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
 import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, MAX_BATCH_PRICE_HISTORY_MARKETS, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
 import type { ApiKeyLocals } from '@pmx/auth';
-import { CURSOR_END, cursorOffset } from './token-param.ts';
+import { CURSOR_END, cursorOffset, encodeCursor } from './token-param.ts';
 
 const PAGE = 100;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
@@ -63,7 +63,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
     return ch;
   };
   const page = (offset: number, count: number, nextOffset: number | null) => ({
-    next_cursor: nextOffset === null ? CURSOR_END : Buffer.from(String(nextOffset)).toString('base64'),
+    next_cursor: nextOffset === null ? CURSOR_END : encodeCursor(nextOffset),
     limit: PAGE,
     count,
     offset,
