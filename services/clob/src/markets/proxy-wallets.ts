@@ -2,6 +2,7 @@
 // proxy; an order whose maker is a proxy must be signed by that proxy's signer.
 
 import type { Sql } from '@pmx/db';
+import { KeyedTurns } from '../keyed-turns.ts';
 
 export interface ProxyWallet {
   proxy: string;
@@ -19,8 +20,8 @@ export class ProxyConflict extends Error {
 export class ProxyWallets {
   private readonly byProxy = new Map<string, ProxyWallet>();
   private readonly bySigner = new Map<string, Set<string>>();
-  /** Registrations one at a time: two overlapping upserts could leave memory on one signer and the row on the other. */
-  private writes: Promise<unknown> = Promise.resolve();
+  /** Registrations of a proxy one at a time: two overlapping upserts could leave memory on one signer and the row on the other. */
+  private readonly turns = new KeyedTurns();
 
   constructor(private readonly sql: Sql) {}
 
@@ -45,7 +46,7 @@ export class ProxyWallets {
    */
   register(wallet: ProxyWallet, options: { replace?: boolean } = {}): Promise<boolean> {
     const record = { proxy: wallet.proxy.toLowerCase(), signer: wallet.signer.toLowerCase(), signatureType: wallet.signatureType };
-    const write = this.writes.then(async () => {
+    return this.turns.run(record.proxy, async () => {
       const current = this.byProxy.get(record.proxy);
       if (current !== undefined && current.signer === record.signer && current.signatureType === record.signatureType) return false;
       if (current !== undefined && options.replace !== true) throw new ProxyConflict(current);
@@ -55,8 +56,6 @@ export class ProxyWallets {
       this.remember(record);
       return true;
     });
-    this.writes = write.catch(() => undefined);
-    return write;
   }
 
   /** The proxies `signer` signs for (lower-case). */

@@ -8,6 +8,7 @@
 
 import type { Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
+import { KeyedTurns } from '../keyed-turns.ts';
 
 export type TransferOutcome = 'applied' | 'replayed' | 'refused';
 
@@ -33,7 +34,7 @@ export class Funding {
    * Requests with the same idempotency key, one at a time: a retry that arrived while the first was
    * still being written found no row, and was refused by the balance the first had already taken.
    */
-  private readonly byKey = new Map<string, Promise<unknown>>();
+  private readonly turns = new KeyedTurns();
 
   /** `refused`, and nothing written, when the deposit would take a total past exact integers. */
   deposit(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
@@ -46,14 +47,7 @@ export class Funding {
   }
 
   private oneAtATime(transferId: string | undefined, run: () => Promise<TransferOutcome>): Promise<TransferOutcome> {
-    if (transferId === undefined) return run();
-    const turn = (this.byKey.get(transferId) ?? Promise.resolve()).then(run);
-    const settled = turn.catch(() => undefined);
-    this.byKey.set(transferId, settled);
-    void settled.then(() => {
-      if (this.byKey.get(transferId) === settled) this.byKey.delete(transferId);
-    });
-    return turn;
+    return transferId === undefined ? run() : this.turns.run(transferId, run);
   }
 
   private async depositNow(address: string, asset: string, amount: number, transferId?: string): Promise<TransferOutcome> {
