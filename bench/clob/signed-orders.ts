@@ -5,11 +5,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { CLOB_AUTH_EIP712_TYPES, createOrderHasher, recoverAddress, signL2 } from '@pmx/signing';
+import { CLOB_AUTH_EIP712_TYPES, createOrderHasher, DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE, recoverAddress, signL2 } from '@pmx/signing';
 import { privateKeyToAccount } from 'viem/accounts';
 
-export const CHAIN_ID = 137;
-export const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
+export { DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE } from '@pmx/signing';
 const ZERO32 = `0x${'0'.repeat(64)}`;
 
 export interface BenchTrader {

@@ -9,6 +9,8 @@ import {
   createVerifyPool,
   keccak256,
   nobleKeccak,
+  DEFAULT_CHAIN_ID,
+  DEFAULT_EXCHANGE,
   ORDER_EIP712_TYPES,
   recoverAddress,
   recoveryBackends,
@@ -39,8 +41,8 @@ const POOL_ORDERS = Number(values['pool-orders']);
 const TIME_MS = Number(values.time);
 const CORES = availableParallelism();
 
-const CHAIN_ID = 137;
-const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
+const CHAIN_ID = DEFAULT_CHAIN_ID;
+const EXCHANGE = DEFAULT_EXCHANGE;
 const domain = { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: EXCHANGE } as const;
 const types = ORDER_EIP712_TYPES;
 

@@ -1,6 +1,7 @@
 // Public surface of @pmx/signing: order digests, signer recovery, level-1/level-2 auth, API
 // credentials and the verify pool.
 export { SigningInputError } from './signing-input-error.ts';
+export { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from './exchanges.ts';
 export type { UintInput } from './abi-words.ts';
 export {
   createOrderHasher,

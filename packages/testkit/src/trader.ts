@@ -3,11 +3,10 @@
 // SVC_X headers (or SVC-X, as a client talking to uWS directly must).
 
 import { randomBytes } from 'node:crypto';
-import { CLOB_AUTH_EIP712_TYPES, ORDER_EIP712_TYPES, signL2 } from '@pmx/signing';
+import { CLOB_AUTH_EIP712_TYPES, DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, ORDER_EIP712_TYPES, signL2 } from '@pmx/signing';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
-export const CHAIN_ID = 137;
-export const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
+export { DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE as NEG_RISK_EXCHANGE } from '@pmx/signing';
 const ZERO32 = `0x${'0'.repeat(64)}` as const;
 
 export interface Credentials {
@@ -36,6 +35,8 @@ export interface OrderSpec {
   owner?: string;
   /** The order's own timestamp in ms (default: now). */
   timestamp?: number;
+  /** Signed for the neg-risk exchange, as a neg-risk market's orders must be. */
+  negRisk?: boolean;
 }
 
 /** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
@@ -113,7 +114,7 @@ export class Trader {
       builder: ZERO32,
     };
     const signature = await this.account.signTypedData({
-      domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: EXCHANGE },
+      domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: spec.negRisk === true ? DEFAULT_NEG_RISK_EXCHANGE : DEFAULT_EXCHANGE },
       types: ORDER_EIP712_TYPES,
       primaryType: 'Order',
       message: order,

@@ -2,6 +2,7 @@
 // fresh machine after infra/setup.sh. Nothing else in this service reads process.env.
 
 import { availableParallelism } from 'node:os';
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing';
 import { connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
@@ -81,9 +82,9 @@ export function loadClobConfig(env: Env): ClobConfig {
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,
     operatorKey: envOperatorKey(env, host),
-    chainId: envInt(env, 'PMX_CHAIN_ID', 137, { min: 1 }),
-    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', '0xE111180000d2663C0091e4f400237545B87B996B', ADDRESS, 'a 0x-prefixed 20-byte address'),
-    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', '0xe2222d279d744050d28e00520010520000310F59', ADDRESS, 'a 0x-prefixed 20-byte address'),
+    chainId: envInt(env, 'PMX_CHAIN_ID', DEFAULT_CHAIN_ID, { min: 1 }),
+    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', DEFAULT_EXCHANGE, ADDRESS, 'a 0x-prefixed 20-byte address'),
+    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', DEFAULT_NEG_RISK_EXCHANGE, ADDRESS, 'a 0x-prefixed 20-byte address'),
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),

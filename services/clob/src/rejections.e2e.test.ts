@@ -39,6 +39,15 @@ describe('order rejections', () => {
     expectRejected(await alice.authed('POST', '/order', body), /signature does not match the signer/);
   });
 
+  it("a neg-risk market's orders are signed for the neg-risk exchange, every other market's for the standard one", async () => {
+    const negRisk = await h.createMarket({ neg_risk: true });
+    expectRejected(await alice.placeOrder({ tokenId: negRisk.yes, ...limit('BUY', '0.30', 10) }), /signature does not match the signer/);
+    const placed = await alice.placeOrder({ tokenId: negRisk.yes, ...limit('BUY', '0.30', 10), negRisk: true });
+    expect(placed.body).toMatchObject({ success: true, status: 'live' });
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10), negRisk: true }), /signature does not match the signer/);
+    await alice.authed('DELETE', '/order', { orderID: placed.body.orderID });
+  });
+
   it('an order signed by another wallet, sent with this API key', async () => {
     const bob = new Trader(h.url);
     const body = await bob.signOrder({ tokenId: market.yes, ...limit('BUY', '0.30', 10), owner: alice.credentials!.apiKey });

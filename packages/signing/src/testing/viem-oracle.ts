@@ -6,9 +6,11 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { CLOB_AUTH_EIP712_TYPES } from '../clob-auth.ts';
 import { ORDER_EIP712_TYPES, type SignedOrderFields } from '../order-digest.ts';
 
-export const EXCHANGE = '0xE111180000d2663C0091e4f400237545B87B996B';
-export const NEG_RISK_EXCHANGE = '0xe2222d279d744050d28e00520010520000310F59';
-export const CHAIN_ID = 137;
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '../exchanges.ts';
+
+export const EXCHANGE = DEFAULT_EXCHANGE;
+export const NEG_RISK_EXCHANGE = DEFAULT_NEG_RISK_EXCHANGE;
+export const CHAIN_ID = DEFAULT_CHAIN_ID;
 
 export const orderTypes = ORDER_EIP712_TYPES;
 export const clobAuthTypes = CLOB_AUTH_EIP712_TYPES;
