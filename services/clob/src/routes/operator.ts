@@ -83,6 +83,18 @@ export function parseNewMarket(raw: unknown): NewMarket {
 /** The caller's own id of a transfer, so a retry is answered rather than applied again. */
 const TRANSFER_ID = /^[\x21-\x7e]{1,128}$/;
 
+/** Whether `existing` is what `wanted` asks for: every field the request gave has the same value. */
+function sameMarket(existing: MarketRecord, wanted: NewMarket): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const core = existing.question === wanted.question && same(existing.tokens, wanted.tokens) && same(existing.outcomes, wanted.outcomes) &&
+    existing.tickSize === wanted.tickSize && existing.minOrderSize === wanted.minOrderSize && existing.negRisk === wanted.negRisk;
+  const optional: (keyof NewMarket & keyof MarketRecord)[] = ['questionId', 'description', 'slug', 'icon', 'image', 'tags'];
+  // The end date as stored (Postgres gives it back as an ISO string of its own spelling).
+  const endDate = (text: string | null | undefined) => (text == null ? null : parseIsoDate(text)?.getTime());
+  return core && optional.every((field) => wanted[field] === undefined || same(existing[field], wanted[field])) &&
+    (wanted.endDateIso === undefined || endDate(existing.endDateIso) === endDate(wanted.endDateIso));
+}
+
 function transfer(raw: unknown): { address: string; asset: string; amount: number; transferId?: string } {
   const body = object(raw);
   only(body, ['address', 'asset', 'amount', 'idempotency_key']);
@@ -134,8 +146,14 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       path: '/operator/markets',
       options: { before },
       handler: async (ctx) => {
-        const created = await deps.markets.create(parseNewMarket(ctx.json()));
-        if (created === 'exists') throw new HttpError(400, 'a market with this condition id or token id exists');
+        const wanted = parseNewMarket(ctx.json());
+        const created = await deps.markets.create(wanted);
+        if (created === 'exists') {
+          // A retry (after a timeout) of a create that went through: answered as done, not failed.
+          const existing = deps.markets.get(wanted.conditionId);
+          if (existing !== undefined && sameMarket(existing, wanted)) return { status: 200, body: marketDetail(existing, deps.books) };
+          throw new HttpError(400, 'a market with this condition id or token id exists');
+        }
         await deps.openMarket(created);
         return { status: 201, body: marketDetail(created, deps.books) };
       },
