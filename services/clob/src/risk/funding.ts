@@ -2,9 +2,10 @@
 // turns into ledger entries and balances) and applied to the risk book. After a restart the risk
 // book is rebuilt from the ledger's balances (recovery/), not from here.
 //
-// A transfer may carry an idempotency key of the caller's (`idempotency_key`): a retry of one already written is answered
-// `replayed` and changes nothing (the unique column decides between two at once); the same id for
-// another transfer is a TransferIdConflict.
+// A transfer may carry the caller's idempotency key (`idempotency_key`): a retry of one already
+// written is answered `replayed` and changes nothing (requests with one key run in turn, and the
+// unique column decides between processes); the same key for another transfer is a
+// TransferIdConflict.
 
 import type { Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
