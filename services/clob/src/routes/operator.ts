@@ -9,7 +9,7 @@ import type { BookCache } from '../market-data/book-cache.ts';
 import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
 import { ProxyConflict, type ProxyWallets } from '../markets/proxy-wallets.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
-import { TransferIdConflict, type Funding, type TransferOutcome } from '../risk/funding.ts';
+import { IdempotencyKeyConflict, type Funding, type TransferOutcome } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -81,7 +81,7 @@ export function parseNewMarket(raw: unknown): NewMarket {
 }
 
 /** The caller's own id of a transfer, so a retry is answered rather than applied again. */
-const TRANSFER_ID = /^[\x21-\x7e]{1,128}$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 /** Whether `existing` is what `wanted` asks for: every field the request gave has the same value. */
 function sameMarket(existing: MarketRecord, wanted: NewMarket): boolean {
@@ -95,23 +95,23 @@ function sameMarket(existing: MarketRecord, wanted: NewMarket): boolean {
     (wanted.endDateIso === undefined || endDate(existing.endDateIso) === endDate(wanted.endDateIso));
 }
 
-function transfer(raw: unknown): { address: string; asset: string; amount: number; transferId?: string } {
+function transfer(raw: unknown): { address: string; asset: string; amount: number; idempotencyKey?: string } {
   const body = object(raw);
   only(body, ['address', 'asset', 'amount', 'idempotency_key']);
-  const transferId = body.idempotency_key === undefined ? undefined : str(body, 'idempotency_key', TRANSFER_ID);
+  const idempotencyKey = body.idempotency_key === undefined ? undefined : str(body, 'idempotency_key', IDEMPOTENCY_KEY);
   const address = str(body, 'address', ADDRESS).toLowerCase();
   const asset = body.asset === undefined ? COLLATERAL : str(body, 'asset');
   if (asset !== COLLATERAL && !isTokenId(asset)) throw new HttpError(400, 'asset must be "collateral" or a token id');
   const amount = typeof body.amount === 'string' && /^[0-9]{1,16}$/.test(body.amount) ? Number(body.amount) : NaN;
   if (!(amount > 0) || !Number.isSafeInteger(amount)) throw new HttpError(400, 'amount must be a positive integer of base units (6 decimals), as a string');
-  return transferId === undefined ? { address, asset, amount } : { address, asset, amount, transferId };
+  return idempotencyKey === undefined ? { address, asset, amount } : { address, asset, amount, idempotencyKey };
 }
 
 async function conflictsAs409(outcome: Promise<TransferOutcome>): Promise<TransferOutcome> {
   try {
     return await outcome;
   } catch (error) {
-    if (error instanceof TransferIdConflict) throw new HttpError(409, error.message);
+    if (error instanceof IdempotencyKeyConflict) throw new HttpError(409, error.message);
     throw error;
   }
 }
@@ -163,9 +163,9 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       path: '/operator/deposit',
       options: { before: funded },
       handler: async (ctx) => {
-        const { address, asset, amount, transferId } = transfer(ctx.json());
+        const { address, asset, amount, idempotencyKey } = transfer(ctx.json());
         if (asset !== COLLATERAL && deps.markets.byTokenId(asset) === undefined) throw new HttpError(400, `unknown token ${asset}`);
-        const outcome = await conflictsAs409(deps.funding.deposit(address, asset, amount, transferId));
+        const outcome = await conflictsAs409(deps.funding.deposit(address, asset, amount, idempotencyKey));
         if (outcome === 'refused') throw new HttpError(400, `the deposit would take a total of ${asset} past 9007199254740991 base units (trades mint tokens from collateral and merge pairs into it, so the collateral supply, per market the smaller of its two token supplies, and the widest reach of a market — its larger supply minus its smaller — must stay below it together)`);
         return { body: { address, asset, balance: deps.risk.balance(address, asset), ...(outcome === 'replayed' ? { replayed: true } : {}) } };
       },
@@ -175,8 +175,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       path: '/operator/withdraw',
       options: { before: funded },
       handler: async (ctx) => {
-        const { address, asset, amount, transferId } = transfer(ctx.json());
-        const outcome = await conflictsAs409(deps.funding.withdraw(address, asset, amount, transferId));
+        const { address, asset, amount, idempotencyKey } = transfer(ctx.json());
+        const outcome = await conflictsAs409(deps.funding.withdraw(address, asset, amount, idempotencyKey));
         if (outcome === 'refused') throw new HttpError(400, 'not enough available balance (reserved amounts cannot be withdrawn)');
         return { body: { address, asset, balance: deps.risk.balance(address, asset), ...(outcome === 'replayed' ? { replayed: true } : {}) } };
       },
