@@ -81,6 +81,25 @@ describe('the front end and the ledger part ways', () => {
     await ledgerStatus(older, 'matched');
   });
 
+  it('cancels at recovery the open orders of an API key that no longer exists', async () => {
+    const { yes } = await h.createMarket();
+    const alice = await trader(10n * USDC);
+    const wallet = alice.address.toLowerCase();
+    const orphan = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    await ledgerStatus(orphan, 'live');
+    // What a crash right after the key's row went left before 2026-11-23 (the row went first,
+    // the cancels after): an order nobody could cancel, still on the book and holding funds.
+    await h.sql`DELETE FROM api_keys WHERE api_key = ${alice.credentials!.apiKey}`;
+
+    await h.restart();
+    alice.baseUrl = h.url;
+    expect(await ledgerStatus(orphan, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'key-deleted' });
+    expect(h.app.core.openOrders.get(orphan)).toBeUndefined();
+    expect(h.app.core.risk.reserved(orphan)).toBe(0);
+    expect(h.app.core.risk.balance(wallet, 'collateral')).toEqual({ total: Number(10n * USDC), reserved: 0, available: Number(10n * USDC) });
+    expect((await alice.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([]);
+  });
+
   it('halts trading when a shard reply cannot be applied, and a restart recovers what the shard did', async () => {
     const { yes } = await h.createMarket();
     const alice = await trader(10n * USDC);

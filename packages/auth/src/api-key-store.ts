@@ -125,12 +125,14 @@ export class ApiKeyStore {
   }
 
   /**
-   * Refuses the key in this process from the moment it is called (keys are never reissued). If
-   * the delete fails in Postgres the key is given back, so its owner can retry (and cancel its
-   * orders meanwhile) rather than be locked out of a key that still exists. A second delete
-   * while one is under way shares its outcome (false: the first one deleted it).
+   * Refuses the key in this process from the moment it is called (keys are never reissued), runs
+   * `first` (what must be done while the key still exists, such as closing its orders: once the
+   * row is gone nothing could, even after a crash), then deletes the row. If `first` or the
+   * delete fails the key is given back, so its owner can retry (and cancel its orders meanwhile)
+   * rather than be locked out of a key that still exists. A second delete while one is under way
+   * shares its outcome (false: the first one deleted it).
    */
-  async delete(apiKey: string): Promise<boolean> {
+  async delete(apiKey: string, first?: () => Promise<void>): Promise<boolean> {
     if (!API_KEY.test(apiKey)) {
       this.byKey.delete(apiKey);
       return false;
@@ -141,7 +143,11 @@ export class ApiKeyStore {
     const cached = this.byKey.get(apiKey);
     this.byKey.delete(apiKey);
     this.deleted.add(apiKey);
-    const run = this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`.then((rows) => rows.length > 0);
+    const run = (async () => {
+      await first?.();
+      const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
+      return rows.length > 0;
+    })();
     this.deleting.set(apiKey, run);
     try {
       return await run;

@@ -6,7 +6,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, type Hook, type RequestContext } from '@pmx/http';
-import { verifyClobAuth, verifyL2 } from '@pmx/signing';
+import { parseL2Signature, verifyClobAuth, verifyL2 } from '@pmx/signing';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.ts';
 
 export interface WalletLocals {
@@ -19,6 +19,8 @@ export interface ApiKeyLocals {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** The largest level-1 nonce (the ClobAuth struct's uint256). */
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 function required(ctx: RequestContext<any>, name: string): string {
   const value = ctx.header(name);
@@ -51,6 +53,7 @@ export function walletAuth(options: AuthOptions & { chainId: number }): Hook<Wal
     const timestamp = freshTimestamp(ctx, options.windowSeconds, now);
     const nonce = ctx.header('SVC_NONCE') || '0';
     if (!/^\d{1,78}$/.test(nonce)) throw new HttpError(401, 'SVC_NONCE must be a non-negative integer');
+    if (BigInt(nonce) > MAX_UINT256) throw new HttpError(401, 'SVC_NONCE must be at most 2^256 - 1 (a uint256)');
     let valid = false;
     try {
       valid = verifyClobAuth({ address, timestamp, nonce, chainId: options.chainId, signature });
@@ -77,6 +80,7 @@ export function apiKeyAuth(store: ApiKeyStore, options: AuthOptions): Hook<ApiKe
     if (!sameText(record.passphrase, passphrase)) throw new HttpError(401, 'SVC_PASSPHRASE does not match the API key');
     if (address.toLowerCase() !== record.address) throw new HttpError(401, 'SVC_ADDRESS is not the address of the API key');
     const request = { timestamp, method: ctx.method, path: ctx.path, body: ctx.rawBody };
+    if (parseL2Signature(signature) === undefined) throw new HttpError(401, 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)');
     if (!verifyL2(record.secret, request, signature)) throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
     ctx.locals.apiKey = record;
   };

@@ -34,7 +34,7 @@ export type ShardCommand =
       postOnly: boolean;
       expiresAt: number;
     }
-  | { type: 'cancel'; orderId: string; owner: string; reason?: 'user' | 'uncovered' }
+  | { type: 'cancel'; orderId: string; owner: string; reason?: 'user' | 'uncovered' | 'key-deleted' }
   | {
       /** Rebuilds the shard's books after a restart: its open orders in original sequence. */
       type: 'restore';

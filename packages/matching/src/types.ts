@@ -98,7 +98,7 @@ export type CancelResult = { ok: true; remaining: number } | { ok: false; reason
  * owner's own taker, it was an FAK/FOK remainder, or the exchange cancelled it because the
  * owner's balance no longer covered it (found at recovery).
  */
-export type CancelReason = 'user' | 'self-trade' | 'unfilled' | 'uncovered';
+export type CancelReason = 'user' | 'self-trade' | 'unfilled' | 'uncovered' | 'key-deleted';
 
 export interface AcceptedEvent {
   type: 'accepted';

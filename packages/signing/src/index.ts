@@ -28,7 +28,7 @@ export {
   CLOB_AUTH_MESSAGE,
   type ClobAuthFields,
 } from './clob-auth.ts';
-export { signL2, verifyL2, type L2Request } from './l2-hmac.ts';
+export { parseL2Signature, signL2, verifyL2, type L2Request } from './l2-hmac.ts';
 export { newApiCredentials, type ApiCredentials } from './api-credentials.ts';
 export { verifyOrders, type OrderWithSignature, type VerifyBatch, type VerifyResult } from './order-verification.ts';
 export { createVerifyPool, type VerifyPool, type VerifyPoolOptions } from './verify-pool.ts';

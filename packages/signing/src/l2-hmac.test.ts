@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signL2, verifyL2, type L2Request } from './l2-hmac.ts';
+import { parseL2Signature, signL2, verifyL2, type L2Request } from './l2-hmac.ts';
 
 // Secret = bytes 0x00…0x1f; expected values computed independently with `openssl dgst -hmac`.
 const SECRET = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
@@ -15,11 +15,16 @@ describe('level-2 HMAC', () => {
     expect(signL2(SECRET, '1700000000', 'GET', '/data/orders', '')).toBe(GET_ORDERS_B64URL);
   });
 
-  it('accepts hex, base64url with padding and base64url without padding', () => {
+  it('accepts hex (with or without 0x), and base64 in either alphabet with or without padding', () => {
     expect(verifyL2(SECRET, POST_ORDER, POST_ORDER_HEX)).toBe(true);
     expect(verifyL2(SECRET, POST_ORDER, POST_ORDER_HEX.toUpperCase())).toBe(true);
+    expect(verifyL2(SECRET, POST_ORDER, '0x' + POST_ORDER_HEX)).toBe(true);
     expect(verifyL2(SECRET, POST_ORDER, POST_ORDER_B64URL)).toBe(true);
     expect(verifyL2(SECRET, POST_ORDER, POST_ORDER_B64URL.replace(/=$/, ''))).toBe(true);
+    const standard = POST_ORDER_B64URL.replace(/-/g, '+').replace(/_/g, '/');
+    expect(standard).toMatch(/\+/);
+    expect(verifyL2(SECRET, POST_ORDER, standard)).toBe(true);
+    expect(parseL2Signature(standard)).toEqual(Buffer.from(POST_ORDER_HEX, 'hex'));
   });
 
   it('checks the raw body bytes as received', () => {
@@ -37,8 +42,9 @@ describe('level-2 HMAC', () => {
   });
 
   it('refuses signatures in any other shape without throwing', () => {
-    for (const bad of ['', 'abc', POST_ORDER_HEX.slice(2), '0x' + POST_ORDER_HEX, POST_ORDER_B64URL + '=', POST_ORDER_B64URL.replace(/-/g, '+'), 42 as unknown as string]) {
+    for (const bad of ['', 'abc', POST_ORDER_HEX.slice(2), '0X' + POST_ORDER_HEX, POST_ORDER_HEX + '00', POST_ORDER_B64URL + '=', POST_ORDER_B64URL.replace(/-/g, '.'), 42 as unknown as string]) {
       expect(verifyL2(SECRET, POST_ORDER, bad)).toBe(false);
+      expect(parseL2Signature(bad)).toBeUndefined();
     }
   });
 

@@ -1,5 +1,5 @@
 // Level-2 (API key) auth: HMAC-SHA256 over timestamp + METHOD + path + raw body, keyed by the
-// base64url-decoded secret. We sign as the official client does and accept hex or base64url.
+// base64url-decoded secret. We sign as the official client does and accept hex or base64.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface L2Request {
@@ -12,8 +12,9 @@ export interface L2Request {
   body?: string | Uint8Array;
 }
 
-const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
-const BASE64URL_SIGNATURE = /^[A-Za-z0-9_-]{43}=?$/;
+const HEX_SIGNATURE = /^(?:0x)?([0-9a-fA-F]{64})$/;
+/** Either alphabet (the official client sends URL-safe), padded or not. */
+const BASE64_SIGNATURE = /^[A-Za-z0-9+/_-]{43}=?$/;
 
 function l2Digest(secret: string, { timestamp, method, path, body }: L2Request): Buffer {
   // 'base64' decoding in Node takes both alphabets, with or without padding, as the client does.
@@ -29,15 +30,20 @@ export function signL2(secret: string, timestamp: string | number, method: strin
 }
 
 /**
- * True when `signature` is the HMAC of the request under `secret`, given as 64 hex digits or as
- * URL-safe base64 with or without padding. Compared in constant time.
+ * The 32 bytes a level-2 signature header carries: 64 hex digits (with or without `0x`), or
+ * base64 of either alphabet with or without padding; undefined for anything else.
  */
+export function parseL2Signature(signature: string): Buffer | undefined {
+  if (typeof signature !== 'string') return undefined;
+  const hex = HEX_SIGNATURE.exec(signature);
+  if (hex !== null) return Buffer.from(hex[1]!, 'hex');
+  if (BASE64_SIGNATURE.test(signature)) return Buffer.from(signature, 'base64');
+  return undefined;
+}
+
+/** True when `signature` (see parseL2Signature) is the HMAC of the request under `secret`. Compared in constant time. */
 export function verifyL2(secret: string, request: L2Request, signature: string): boolean {
-  let provided: Buffer;
-  if (typeof signature !== 'string') return false;
-  if (HEX_SIGNATURE.test(signature)) provided = Buffer.from(signature, 'hex');
-  else if (BASE64URL_SIGNATURE.test(signature)) provided = Buffer.from(signature, 'base64url');
-  else return false;
-  if (provided.length !== 32) return false;
+  const provided = parseL2Signature(signature);
+  if (provided === undefined || provided.length !== 32) return false;
   return timingSafeEqual(l2Digest(secret, request), provided);
 }

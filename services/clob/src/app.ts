@@ -4,7 +4,7 @@
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { HistoryFollower } from '@pmx/ledger';
-import { createHttpServer, serve, type Served } from '@pmx/http';
+import { createHttpServer, HttpError, serve, type Served } from '@pmx/http';
 import { createVerifyPool, type VerifyPool } from '@pmx/signing';
 import { ApiKeyStore } from '@pmx/auth';
 import { apiKeyAuth, operatorAuth, walletAuth } from '@pmx/auth';
@@ -123,10 +123,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...authRoutes(keys, wallet, apiKey, {
       // Its orders must be cancellable now: while shards recover, some are not known yet.
       before: whole,
-      after: (key) => {
-        heartbeats.disarm(key);
-        return cancelKeyOrders(key, 'deleted');
+      clear: async (key) => {
+        await cancelKeyOrders(key, 'being deleted');
+        const left = core.openOrders.ofOwner(key).length + core.openOrders.intentsOf(key).length;
+        if (left > 0) throw new HttpError(503, `${left} of the API key's open orders could not be cancelled (see DELETE /cancel-all); the key was not deleted and still works: retry shortly`);
       },
+      after: (key) => heartbeats.disarm(key),
     }),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),

@@ -42,6 +42,9 @@ describe('level 1: API keys from a wallet signature', () => {
     expect(await trader.send('POST', '/auth/api-key', { headers: stale })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/SVC_TIMESTAMP/) } });
     const { 'SVC_SIGNATURE': _, ...unsigned } = await trader.l1Headers();
     expect(await trader.send('POST', '/auth/api-key', { headers: unsigned })).toEqual(expect.objectContaining({ status: 401, body: { error: 'missing header SVC_SIGNATURE' } }));
+    // 78 digits but past uint256: the nonce is named, not the signature.
+    const tooLarge = { ...(await trader.l1Headers()), 'SVC_NONCE': String(1n << 256n) };
+    expect(await trader.send('POST', '/auth/api-key', { headers: tooLarge })).toMatchObject({ status: 401, body: { error: 'SVC_NONCE must be at most 2^256 - 1 (a uint256)' } });
   });
 
   it('derive answers 400 when no key exists for that nonce', async () => {
@@ -59,11 +62,15 @@ describe('level 2: API key and HMAC', () => {
     await trader.createApiKey();
   });
 
-  it('accepts a correct request, hex or base64url signatures alike', async () => {
+  it('accepts a correct request, hex or base64 signatures alike, and names a signature in no such form', async () => {
     expect((await trader.authed('GET', '/data/orders')).status).toBe(200);
     const headers = trader.l2Headers('GET', '/data/orders');
-    const hex = Buffer.from(headers['SVC_SIGNATURE']!, 'base64url').toString('hex');
-    expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': hex } })).status).toBe(200);
+    const bytes = Buffer.from(headers['SVC_SIGNATURE']!, 'base64url');
+    for (const signature of [bytes.toString('hex'), '0x' + bytes.toString('hex'), bytes.toString('base64')]) {
+      expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': signature } })).status).toBe(200);
+    }
+    const garbled = await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': bytes.toString('hex').slice(1) } });
+    expect(garbled).toMatchObject({ status: 401, body: { error: 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)' } });
   });
 
   it.each([
@@ -152,6 +159,46 @@ describe('level 2: API key and HMAC', () => {
     expect(h.app.core.openOrders.get(resting)).toBeUndefined();
     expect(h.app.core.risk.reserved(resting)).toBe(0);
     expect((await second.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(String(97n * 1_000_000n));
+    h.expectConsistent();
+  });
+
+  it('deletes the key’s row only once its orders are cancelled, and gives the key back when one cannot be', async () => {
+    const { yes } = await h.createMarket();
+    const owner = new Trader(h.url);
+    await owner.createApiKey();
+    await h.deposit(owner.address, 100n * 1_000_000n);
+    const resting = (await owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
+    const rows = async () => (await h.sql`SELECT 1 FROM api_keys WHERE api_key = ${owner.credentials!.apiKey}`).length;
+    const submit = h.app.shards.submit.bind(h.app.shards);
+    // The shard fails the cancel: the delete answers 503, the key and its order are still there.
+    let failing = true;
+    let heldCancel: Promise<void> | undefined;
+    const spy = vi.spyOn(h.app.shards, 'submit').mockImplementation(async (shard, command) => {
+      if (command.type === 'cancel' && failing) throw new Error('shard unavailable for the test');
+      if (command.type === 'cancel') await heldCancel;
+      return submit(shard, command);
+    });
+    try {
+      const failed = await owner.authed('DELETE', '/auth/api-key');
+      expect([failed.status, failed.body.error]).toEqual([503, expect.stringMatching(/could not be cancelled .* the key was not deleted and still works/)]);
+      expect(await rows()).toBe(1);
+      expect((await owner.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([resting]);
+
+      // While the cancel is under way the row is still there (a crash now leaves a working key).
+      failing = false;
+      let release!: () => void;
+      heldCancel = new Promise<void>((resolve) => (release = resolve));
+      const deleting = owner.authed('DELETE', '/auth/api-key');
+      await expect.poll(() => spy.mock.calls.filter(([, command]) => command.type === 'cancel').length).toBe(2);
+      expect(await rows()).toBe(1);
+      release();
+      expect((await deleting).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await rows()).toBe(0);
+    expect(h.app.core.openOrders.get(resting)).toBeUndefined();
+    expect((await owner.authed('GET', '/data/orders')).status).toBe(401);
     h.expectConsistent();
   });
 

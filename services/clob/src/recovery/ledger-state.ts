@@ -9,6 +9,8 @@ import { tradeIdsOf } from '../orders/ledger-order.ts';
 
 export interface LedgerOrder extends RestoredOrder {
   ownerKey: string;
+  /** Its API key was deleted (a crash while the key's orders were being cancelled, before 2026-11-23 also after). */
+  keyDeleted: boolean;
   assetId: string;
   matched: number;
   shard: number;
@@ -30,9 +32,11 @@ export interface LedgerState {
 
 export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-    const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
-      SELECT order_id, owner, owner_key, market, token, asset_id, side, order_type, price_ticks, size, matched, expires_at, created_at, shard
-        FROM orders WHERE status = 'live' ORDER BY shard, accepted_seq`;
+    const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; key_deleted: boolean; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
+      SELECT o.order_id, o.owner, o.owner_key, o.owner_key IS NOT NULL AND k.api_key IS NULL AS key_deleted, o.market, o.token, o.asset_id, o.side,
+             o.order_type, o.price_ticks, o.size, o.matched, o.expires_at, o.created_at, o.shard
+        FROM orders o LEFT JOIN api_keys k ON k.api_key::text = o.owner_key
+       WHERE o.status = 'live' ORDER BY o.shard, o.accepted_seq`;
     // The trades of the open orders, as taker and as maker, in each shard's sequence.
     const tradeIds = await tradeIdsOf(tx, orders.map((o) => o.order_id));
     const offsets = await tx<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
@@ -60,6 +64,7 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
           orderId: o.order_id,
           owner: o.owner,
           ownerKey: o.owner_key ?? '',
+          keyDeleted: o.key_deleted,
           market: o.market,
           token: o.token as TokenIndex,
           assetId: o.asset_id,

@@ -114,8 +114,9 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   const now = Date.now();
   for (const order of [...state.orders].sort((a, b) => a.acceptedAt - b.acceptedAt)) {
     // A GTD past its time (the server was down) expires at the shard's first command; it needs
-    // no reservation and must not take one from a live order.
-    if (order.expiresAt > 0 && order.expiresAt <= now) continue;
+    // no reservation and must not take one from a live order. Nor does an order whose API key
+    // is gone: nobody could cancel it, so it is cancelled below.
+    if ((order.expiresAt > 0 && order.expiresAt <= now) || order.keyDeleted) continue;
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
     if (core.risk.reserveOrder(order.orderId, order.owner, asset, { side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit }) !== 'ok') {
@@ -133,6 +134,12 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
         log(`clob: the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`);
         // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
         await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
+      }
+      // Left by a crash between a key's deletion and the cancel of its orders (possible until
+      // 2026-11-23, when the key's row went first).
+      for (const order of mine.filter((o) => o.keyDeleted)) {
+        log(`clob: open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`);
+        await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'key-deleted' });
       }
       // GTDs whose time came while the server was down leave the book, the open orders and the
       // ledger now, not at the shard's next sweep after trading opens.

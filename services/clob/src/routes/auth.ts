@@ -9,12 +9,15 @@ const credentials = (record: ApiKeyRecord) => ({ apiKey: record.apiKey, secret: 
 
 /**
  * What a key's deletion does besides: the trading front end checks it can (`before` throws to
- * refuse) and then cancels the key's open orders (`after`, before the answer), since nothing
- * could cancel them once the key is gone.
+ * refuse), then, with the key already refused to new orders and its row still in place, closes
+ * the key's open orders (`clear`, which throws when any is left: the key is given back, and its
+ * owner retries), and once the row is gone stops what else ran for it (`after`). Nothing could
+ * cancel a deleted key's orders, so the row goes last: a crash in between leaves a key that works.
  */
 export interface KeyDeletion {
   before(apiKey: string): void;
-  after(apiKey: string): Promise<void>;
+  clear(apiKey: string): Promise<void>;
+  after(apiKey: string): void;
 }
 
 export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKey: Hook<ApiKeyLocals>, deletion?: KeyDeletion): Route<any>[] {
@@ -57,13 +60,14 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
         const key = ctx.locals.apiKey!.apiKey;
         deletion?.before(key);
         try {
-          await store.delete(key);
+          await store.delete(key, deletion === undefined ? undefined : () => deletion.clear(key));
         } catch (error) {
-          // The store gave the key back: it still works, its orders are untouched; try again.
+          // The store gave the key back: it still works, with the orders `clear` left; try again.
+          if (error instanceof HttpError) throw error;
           console.error(`[clob] DELETE /auth/api-key: deleting ${key} failed:`, error);
           throw new HttpError(503, 'the API key could not be deleted (the key store is unavailable); it still works: retry shortly');
         }
-        await deletion?.after(key);
+        deletion?.after(key);
         return { body: 'OK' };
       },
     },
