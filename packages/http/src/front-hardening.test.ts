@@ -60,6 +60,22 @@ describe('the front with misbehaving clients', () => {
     expect(garbled).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 
+  it('serves a target in absolute form as its path (uWS never answers one), and answers 400 to other forms', async () => {
+    const [absolute, withQuery, bare] = await session([
+      'GET http://x/whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: a\r\n\r\n',
+      'POST HTTP://x:80/echo?q=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi',
+      'GET http://x HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]);
+    expect(bodyOf(absolute!)).toEqual({ key: 'a' });
+    expect(bodyOf(withQuery!)).toEqual({ text: 'hi', expect: null });
+    expect(bare).toMatch(/^HTTP\/1\.1 404 /); // "/", which no route serves
+    for (const target of ['*', 'x:443', 'ftp://x/whoami', 'whoami']) {
+      const [answer] = await session([`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`]);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(bodyOf(answer!)).toEqual({ error: 'malformed request target: send a path such as /book' });
+    }
+  });
+
   it('answers what uWS would close on without a word: a method it does not know (501), a header name it does not take (400)', async () => {
     const [unknown] = await session(['FOO /whoami HTTP/1.1\r\nHost: x\r\n\r\n']);
     expect(unknown).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);

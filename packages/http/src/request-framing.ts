@@ -38,6 +38,24 @@ const METHOD = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) /;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
 const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
 
+/** An absolute-form target (`http://host/path?q`), which RFC 9112 §3.2.2 has servers accept; group 1 is its path and query. */
+const ABSOLUTE_TARGET = /^https?:\/\/[^/?#\s]*([/?][^\s]*)?$/i;
+
+/**
+ * The request line with its target in origin-form (`/path?q`), which is all uWS 20.30 answers (on
+ * an absolute URL it never answers); 400 for any other target (authority-form, `*`).
+ */
+function originForm(line: string): string {
+  const first = line.indexOf(' ');
+  const last = line.lastIndexOf(' ');
+  const target = line.slice(first + 1, last);
+  if (target.startsWith('/')) return line;
+  const absolute = ABSOLUTE_TARGET.exec(target);
+  if (absolute === null) throw new FramingError(400, 'malformed request target: send a path such as /book');
+  const rest = absolute[1] ?? '/';
+  return `${line.slice(0, first)} ${rest.startsWith('?') ? `/${rest}` : rest}${line.slice(last)}`;
+}
+
 /**
  * Rewrites one request head; returns it, how its body is framed, and whether it may go over a
  * shared lane (get-lanes.ts): a GET of HTTP/1.1 to a path `sharedPath` allows, with no body, nothing
@@ -57,6 +75,7 @@ export function rewriteHead(
     throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
   }
   if (!METHOD.test(lines[0]!)) throw new FramingError(501, 'method not implemented');
+  lines[0] = originForm(lines[0]!);
   const out = [lines[0]!];
   let expectContinue = false;
   let hosts = 0;
