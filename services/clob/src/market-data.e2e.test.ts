@@ -67,6 +67,8 @@ describe('prices', () => {
   it('price by side, prices for many, midpoint, spread, tick size and neg risk', async () => {
     expect((await get(`/price?token_id=${market.yes}&side=BUY`)).body).toEqual({ price: '0.42' });
     expect((await get(`/price?token_id=${market.yes}&side=SELL`)).body).toEqual({ price: '0.47' });
+    expect((await get(`/price?token_id=${market.yes}&side=buy`)).body).toEqual({ price: '0.42' });
+    expect((await get(`/price?token_id=${market.yes}&side=Sell`)).body).toEqual({ price: '0.47' });
     const prices = await mm.send('POST', '/prices', { body: JSON.stringify([{ token_id: market.yes }, { token_id: market.no }]) });
     expect(prices.body).toEqual({ [market.yes]: { BUY: '0.42', SELL: '0.47' }, [market.no]: { BUY: '0.53', SELL: '0.58' } });
     expect((await get(`/midpoint?token_id=${market.yes}`)).body).toEqual({ mid: '0.445' });

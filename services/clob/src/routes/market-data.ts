@@ -22,8 +22,11 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, asse
     const ticks = side === 'BUY' ? quote.bid : quote.ask;
     return ticks === null ? null : formatPrice(ticks, ref.market.ticksPerUnit);
   };
+  // Either case: the contract and the official client send BUY/SELL, hand-written clients of the
+  // real service often buy/sell.
   const side = (value: string | null): 'BUY' | 'SELL' => {
-    if (value === 'BUY' || value === 'SELL') return value;
+    const upper = value?.toUpperCase();
+    if (upper === 'BUY' || upper === 'SELL') return upper;
     throw new HttpError(400, 'side must be BUY or SELL');
   };
   /** `{token id: value}` for a POST body of `[{token_id}]`. */
