@@ -25,8 +25,12 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
+  /** Answers of every status. */
   requests: number;
+  /** Answers with a 2xx status per second: a refusal or a 502 is not throughput. */
   rps: number;
+  /** Answers of any other status, plus connection errors and timeouts. */
+  failed: number;
   p50Ms: number;
   p99Ms: number;
   /** Connection errors and timeouts. */

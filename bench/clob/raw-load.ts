@@ -20,11 +20,18 @@ export interface RawLoadJob {
 
 export interface RawLoadResult {
   sent: number;
+  /** Counted answers that are a 200 refusing nothing (`"success":false` nowhere in the body). */
   ok: number;
+  /** Counted answers of another status, or refusing some of what they carried. */
   rejected: number;
+  /** Orders accepted across the counted 200 answers (`"success":true` items; up to 15 a batch). */
+  acceptedItems: number;
+  /** Requests lost to a failed connection, or never sent because every connection failed. */
   errors: number;
   seconds: number;
+  /** `ok` answers per second. */
   rps: number;
+  /** Every counted answer's latency; a request lost to a failed connection counts until the failure. */
   latenciesMs: number[];
   /**
    * Paced: how late the client itself put each counted request on the wire (its timer and event
@@ -126,7 +133,7 @@ export function dueCount(elapsedMs: number, ratePerSecond: number, total: number
 export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const url = new URL(job.url);
   const wire = job.requests.map((request) => serialise(request, url.host));
-  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '', cpuUs: 0 };
+  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, acceptedItems: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '', cpuUs: 0 };
   const rate = job.ratePerSecond ?? 0;
   const warmupMs = job.warmupMs ?? 0;
   const cpuBefore = process.cpuUsage();
@@ -172,6 +179,7 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     const due = dueAt.get(connection)!;
     if (due >= countFrom) {
       result.latenciesMs.push(performance.now() - due);
+      if (status === 200) result.acceptedItems += body.split('"success":true').length - 1;
       if (status === 200 && !body.includes('"success":false')) result.ok++;
       else {
         result.rejected++;
@@ -181,8 +189,14 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     free(connection);
   };
   const onFailure = (connection: RawConnection, reason: string) => {
-    result.errors++;
     result.firstRejection ||= reason;
+    // A request in flight is lost: counted as an error, its latency at least until now (a slow
+    // answer that ends in a reset must not drop out of the percentiles).
+    const due = dueAt.get(connection);
+    if (due !== undefined) {
+      result.errors++;
+      if (due >= countFrom) result.latenciesMs.push(performance.now() - due);
+    }
     dueAt.delete(connection);
     const at = idle.indexOf(connection);
     if (at >= 0) idle.splice(at, 1);
@@ -193,7 +207,9 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
     finished = () => {
       // Paced, the counted span is that of the due times; unpaced, until the last answer.
       result.seconds = rate > 0 ? job.durationMs / 1000 : (performance.now() - countFrom) / 1000;
-      result.rps = result.latenciesMs.length / result.seconds;
+      result.rps = result.ok / result.seconds;
+      // Paced, with every connection gone: what was due or still to come was never sent.
+      if (rate > 0) result.errors += backlog.length + (total - next);
       const cpu = process.cpuUsage(cpuBefore);
       result.cpuUs = cpu.user + cpu.system;
       resolve(result);

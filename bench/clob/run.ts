@@ -114,13 +114,31 @@ function orderLoadChild(job: OrderLoadJob): Promise<OrderLoadResult> {
   });
 }
 
+/** Each trader only buys or only sells (so no order of theirs meets their own): by index. */
+const sideOf = (trader: number): 'BUY' | 'SELL' => ((trader >> 1) % 2 === 0 ? 'BUY' : 'SELL');
+
 /** Distinct orders around the middle: about half cross, from traders funded for all of them. */
 function orders(traders: BenchTrader[], tokenId: string, count: number, timestamp?: number): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i++) {
-    const trader = traders[i % traders.length]!;
-    const side = (i >> 1) % 2 === 0 ? 'BUY' : 'SELL';
-    out.push(signOrder(trader, tokenId, side, 45 + ((i * 7) % 11), 10, 'GTC', timestamp));
+    const t = i % traders.length;
+    out.push(signOrder(traders[t]!, tokenId, sideOf(t), 45 + ((i * 7) % 11), 10, 'GTC', timestamp));
+  }
+  return out;
+}
+
+/**
+ * `POST /orders` requests of 15 orders each, every batch signed and sent by one trader: the
+ * server refuses an order whose signer is not the API key's address. (Until 2026-11-23 the orders
+ * of a batch came from all eight traders, 13 of every 15 were refused, and the bench counted
+ * them as placed.)
+ */
+function batchRequests(traders: BenchTrader[], tokenId: string, count: number, timestamp: number): PreparedRequest[] {
+  const out: PreparedRequest[] = [];
+  for (let b = 0; b < count; b++) {
+    const t = b % traders.length;
+    const batch = Array.from({ length: 15 }, (_, k) => signOrder(traders[t]!, tokenId, sideOf(t), 45 + ((b + k * 7) % 11), 10));
+    out.push(authedRequest(traders[t]!, 'POST', '/orders', batch, timestamp));
   }
   return out;
 }
@@ -156,9 +174,7 @@ async function signatureCeiling(requests: PreparedRequest[]): Promise<{ rate: nu
   const items = requests.map((r) => ({ verifyingContract: EXCHANGE, order: (JSON.parse(r.body) as { order: never }).order }));
   const batch = 100;
   let done = 0;
-  const start = performance.now();
-  const deadline = start + DURATION;
-  const lane = async () => {
+  const lane = async (deadline: number) => {
     let offset = 0;
     while (performance.now() < deadline) {
       const slice = items.slice(offset, offset + batch);
@@ -167,7 +183,13 @@ async function signatureCeiling(requests: PreparedRequest[]): Promise<{ rate: nu
       done += slice.length;
     }
   };
-  await Promise.all(Array.from({ length: threads * 2 }, lane));
+  // The threads start, load the native addon and warm up first, untimed: counted, their start
+  // would lower the ceiling and so flatter every ratio against it (by ≈ 10 % in a 4 s run here).
+  const warmUntil = performance.now() + 500;
+  await Promise.all(Array.from({ length: threads * 2 }, () => lane(warmUntil)));
+  done = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: threads * 2 }, () => lane(start + DURATION)));
   const rate = done / ((performance.now() - start) / 1000);
   await pool.destroy();
   return { rate };
@@ -202,7 +224,7 @@ async function bookRounds(urls: string[], connections: number) {
   const [hello, book, direct] = measured.rounds.map(median);
   // Per round, a URL's rate over hello-world's in that round; then the middle round's ratio.
   const ratioToHello = (url: number) => middle(measured.rounds[url]!.map((r, round) => r.rps / measured.rounds[0]![round]!.rps));
-  return { hello: hello!, book: book!, direct: direct!, bookRatio: ratioToHello(1), directRatio: ratioToHello(2), stealPct: measured.stealPct };
+  return { hello: hello!, book: book!, direct: direct!, bookRatio: ratioToHello(1), directRatio: ratioToHello(2), stealPct: measured.stealPct, rounds: measured.rounds };
 }
 
 const db = await createTestDatabase();
@@ -236,21 +258,20 @@ try {
 
   log('signing orders…');
   const now = Math.floor(Date.now() / 1000);
-  const singles = orders(traders, yes, 80_000).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
-  const batchOrders = orders(traders, yes, 60_000);
+  const singles = orders(traders, yes, 115_000).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
+  const batches = batchRequests(traders, yes, 4_000, now);
   const stale = orders(traders, yes, 20_000, Date.now() - 3_600_000).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
-  const batches: PreparedRequest[] = [];
-  for (let i = 0; i + 15 <= batchOrders.length; i += 15) batches.push(authedRequest(traders[(i / 15) % TRADERS]!, 'POST', '/orders', batchOrders.slice(i, i + 15).map((o) => ({ ...o, owner: traders[(i / 15) % TRADERS]!.apiKey })), now));
 
   log('ceilings…');
   const signaturesBefore = await withSteal(() => signatureCeiling(singles.slice(0, 5000)));
   const hop = await withSteal(() => threadRoundTrips());
   const hello = helloWorld();
-  const helloPost = await withSteal(() => runLoad({ url: `http://127.0.0.1:${hello.port}/hello`, method: 'POST', body: singles[0]!.body, headers: { 'content-type': 'application/json' }, connections: CONNECTIONS, durationMs: DURATION, warmupMs: 500 }));
-  // What the order-load client itself can send: the same distinct signed bodies at hello-world
-  // (raw uWS: header names with '-', since it has no front).
+  // The hello-world POST ceiling, through the same client, connections and distinct signed bodies
+  // as the orders (raw uWS: header names with '-', since it has no front). Until 2026-11-23 it was
+  // autocannon at 32 connections, which sent half as many: a ceiling that low would have flattered
+  // the ratio wherever it, not the signatures, was the lower one.
   const hyphenated = singles.map((r) => ({ ...r, path: '/hello', headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])) }));
-  const clientCeiling = await orderLoad({ url: `http://127.0.0.1:${hello.port}`, requests: hyphenated, connections: ORDER_CONNECTIONS, durationMs: DURATION / 2, ratePerSecond: 0 });
+  const helloPost = await orderLoad({ url: `http://127.0.0.1:${hello.port}`, requests: hyphenated, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
 
   log('POST /order… (2 s warm-up first, not counted)');
   await orderLoad({ url: BASE, requests: singles.slice(60_000), connections: ORDER_CONNECTIONS, durationMs: 2000, ratePerSecond: 0 });
@@ -262,11 +283,17 @@ try {
   const signaturesSteal = signaturesBefore.stealPct === undefined || signaturesAfter.stealPct === undefined ? undefined : (signaturesBefore.stealPct + signaturesAfter.stealPct) / 2;
   log('POST /orders (15 per request)…');
   const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 }, server);
-  log('POST /order at half rate…');
+  const ceiling = Math.min(signaturesPerSec, helloPost.rps);
+  // "Ack p99 < 20 ms at half that rate": half the goal's rate (25 % of the ceiling, as the catalog
+  // bench reads its own goal) is where the goal is judged; half the rate single orders reached is
+  // measured too (a lighter load while the single-order goal is not met).
+  log('POST /order at half the goal rate…');
   await operator('/operator/order-latency', undefined, 'DELETE');
-  const half = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) }, server);
-  // Where the half-rate orders spent their time inside the server (the first second included).
+  const half = await orderLoad({ url: BASE, requests: singles.slice(80_000, 115_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(ceiling / 4)) }, server);
+  // Where those orders spent their time inside the server (the first second included).
   const inside = (await operator('/operator/order-latency', undefined, 'DELETE')) as OrderLatencyReport;
+  log('POST /order at half the single-order rate…');
+  const halfReached = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) }, server);
   log('POST /order, signed an hour ago (outside the replay window: a ledger lookup each)…');
   const old = await orderLoad({ url: BASE, requests: stale, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
   log(`GET /book… (${GET_ROUNDS} rounds of hello-world, public port, straight at uWS; ${GET_CONNECTIONS} then ${CONNECTIONS} connections)`);
@@ -276,24 +303,27 @@ try {
   hello.close();
   const { hello: helloGet, book, direct: bookDirect, bookRatio, directRatio: bookDirectRatio } = gets;
 
-  const ceiling = Math.min(signaturesPerSec, helloPost.rps);
   // The CPU the machine has for each order (server and load client together) at half the ceiling.
   const budgetUs = (availableParallelism() * 1e6) / (0.5 * ceiling);
   const polling = pollingNote();
-  const batchOrdersPerSec = batched.rps * 15;
+  // Orders the batches placed (each answer's accepted items), not 15 per answer.
+  const batchOrdersPerSec = batched.acceptedItems / batched.seconds;
+  /** Every answer counted a success, no request lost: a goal is judged only on such a run. */
+  const clean = (run: { rejected: number; errors: number }) => run.rejected === 0 && run.errors === 0;
+  const refusals = (run: { rejected: number; errors: number }) => `${run.rejected} refused, ${run.errors} lost`;
   const rows: Row[] = [
     { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', 'steal %': stealCell(signaturesSteal), note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order` },
-    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: '' },
-    { measure: 'load client: distinct POSTs to hello-world', 'per s': Math.round(clientCeiling.rps), 'p50 ms': clientCeiling.p50Ms.toFixed(2), 'p99 ms': clientCeiling.p99Ms.toFixed(2), 'steal %': stealCell(clientCeiling.stealPct), note: `raw keep-alive client, same distinct bodies; ${clientCeiling.clientCpuUsPerRequest.toFixed(0)} µs CPU each` },
+    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: `the order client: ${ORDER_CONNECTIONS} connections, the same distinct signed bodies; its own CPU ${helloPost.clientCpuUsPerRequest.toFixed(0)} µs each; ${refusals(helloPost)}` },
     { measure: 'machine: thread round trip, one at a time', 'per s': Math.round(hop.rate), 'p50 ms': hop.p50Ms.toFixed(3), 'p99 ms': hop.p99Ms.toFixed(3), 'steal %': stealCell(hop.stealPct), note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times; ${polling.note}` },
     { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections` },
-    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${single.rejected} rejected; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
+    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${refusals(single)}; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
     { measure: '… CPU per order', 'per s': '', 'p50 ms': '', 'p99 ms': '', 'steal %': '', note: cpuNote(single, { budgetUs }) },
-    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling; ${cpuNote(batched, { ordersPerRequest: 15 })}` },
-    { measure: 'POST /order at half rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency; ${half.rejected} rejected; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}` },
+    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `orders placed; ${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling; ${batched.acceptedItems} of ${15 * (batched.ok + batched.rejected)} orders accepted, ${refusals(batched)}; ${cpuNote(batched, { ordersPerRequest: 15 })}` },
+    { measure: 'POST /order at half the goal rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency at 25 % of the ceiling (the goal); ${refusals(half)}; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}` },
     { measure: '… signature check (queue + verify pool)', 'per s': '', 'p50 ms': inside.signatureCheck.p50Ms.toFixed(2), 'p99 ms': inside.signatureCheck.p99Ms.toFixed(2), 'steal %': '', note: 'inside the server, from the order service to the verified signature' },
     { measure: '… match (shard queue + matching + queue append)', 'per s': '', 'p50 ms': inside.match.p50Ms.toFixed(2), 'p99 ms': inside.match.p99Ms.toFixed(2), 'steal %': '', note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms` },
-    { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${old.rejected} rejected` },
+    { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${refusals(old)}` },
+    { measure: 'POST /order at half the single-order rate', 'per s': Math.round(halfReached.rps), 'p50 ms': halfReached.p50Ms.toFixed(2), 'p99 ms': halfReached.p99Ms.toFixed(2), 'steal %': stealCell(halfReached.stealPct), note: `ack latency; ${refusals(halfReached)}; client p99 ${halfReached.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(halfReached)}` },
     { measure: 'GET /book (public port)', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
     { measure: 'GET /book (uWS direct)', 'per s': Math.round(bookDirect.rps), 'p50 ms': bookDirect.p50Ms.toFixed(2), 'p99 ms': bookDirect.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
     { measure: `GET /book (public port), ${CONNECTIONS} connections`, 'per s': Math.round(fewer.book.rps), 'p50 ms': fewer.book.p50Ms.toFixed(2), 'p99 ms': fewer.book.p99Ms.toFixed(2), 'steal %': stealCell(fewer.stealPct), note: `${(fewer.bookRatio * 100).toFixed(0)}% of hello-world GET (${Math.round(fewer.hello.rps)}/s); straight at uWS ${(fewer.directRatio * 100).toFixed(0)}%` },
@@ -308,7 +338,7 @@ try {
       signaturesBeforePerSec: Math.round(signaturesBefore.rate),
       signaturesAfterPerSec: Math.round(signaturesAfter.rate),
       helloGetRps: Math.round(helloGet.rps),
-      loadClientRps: Math.round(clientCeiling.rps),
+      helloPostClientCpuUs: Math.round(helloPost.clientCpuUsPerRequest),
       threadRoundTripsPerSec: Math.round(hop.rate),
       threadRoundTripP50Us: Math.round(hop.p50Ms * 1000),
       threadRoundTripP99Us: Math.round(hop.p99Ms * 1000),
@@ -319,16 +349,26 @@ try {
       orderP50Ms: Number(single.p50Ms.toFixed(3)),
       orderP99Ms: Number(single.p99Ms.toFixed(3)),
       orderRejected: single.rejected,
+      orderErrors: single.errors,
       orderServerCpuUs: single.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(single.serverCpuUsPerRequest),
       orderClientCpuUs: Math.round(single.clientCpuUsPerRequest),
       orderCpuBudgetUs: Math.round(budgetUs),
       firstRejection: single.firstRejection,
       batchOrdersPerSec: Math.round(batchOrdersPerSec),
+      batchRequestsRefusingSome: batched.rejected,
+      batchErrors: batched.errors,
+      batchOrdersAccepted: batched.acceptedItems,
       batchRatioOfCeiling: Number((batchOrdersPerSec / ceiling).toFixed(3)),
       batchServerCpuUsPerOrder: batched.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(batched.serverCpuUsPerRequest / 15),
       halfRateP50Ms: Number(half.p50Ms.toFixed(3)),
       halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
+      halfRateTargetPerSec: Math.max(1, Math.floor(ceiling / 4)),
       halfRateRejected: half.rejected,
+      halfRateErrors: half.errors,
+      halfReachedRatePerSec: Math.round(halfReached.rps),
+      halfReachedRateP50Ms: Number(halfReached.p50Ms.toFixed(3)),
+      halfReachedRateP99Ms: Number(halfReached.p99Ms.toFixed(3)),
+      halfReachedRateRejected: halfReached.rejected + halfReached.errors,
       halfRateServerCpuUs: half.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(half.serverCpuUsPerRequest),
       halfRateClientCpuUs: Math.round(half.clientCpuUsPerRequest),
       halfRateSendLagP50Ms: Number(half.sendLagP50Ms.toFixed(3)),
@@ -343,8 +383,9 @@ try {
       halfRateStealPct: stealFigure(half.stealPct),
       getStealPct: stealFigure(gets.stealPct),
       staleOrderRps: Math.round(old.rps),
-      staleOrderRejected: old.rejected,
+      staleOrderRejected: old.rejected + old.errors,
       bookRps: Math.round(book.rps),
+      getFailed: [...gets.rounds, ...fewer.rounds].flat().reduce((sum, r) => sum + r.failed, 0),
       bookRatioOfHelloGet: Number(bookRatio.toFixed(3)),
       bookDirectRps: Math.round(bookDirect.rps),
       bookDirectRatioOfHelloGet: Number(bookDirectRatio.toFixed(3)),
@@ -352,10 +393,10 @@ try {
       bookRatioOfHelloGetFewerConnections: Number(fewer.bookRatio.toFixed(3)),
       bookDirectRatioOfHelloGetFewerConnections: Number(fewer.directRatio.toFixed(3)),
       fewerConnections: CONNECTIONS,
-      meetsOrderGoal: single.rps >= 0.5 * ceiling,
-      meetsBatchGoal: batchOrdersPerSec > single.rps,
-      meetsLatencyGoal: half.p99Ms < 20,
-      meetsBookGoal: bookRatio >= 0.6,
+      meetsOrderGoal: clean(single) && single.rps >= 0.5 * ceiling,
+      meetsBatchGoal: clean(batched) && clean(single) && batchOrdersPerSec > single.rps,
+      meetsLatencyGoal: clean(half) && half.p99Ms < 20,
+      meetsBookGoal: [...gets.rounds, ...fewer.rounds].flat().every((r) => r.failed === 0) && bookRatio >= 0.6,
     },
   });
 } finally {
