@@ -72,7 +72,7 @@ describe('the front with misbehaving clients', () => {
     for (const target of ['*', 'x:443', 'ftp://x/whoami', 'whoami']) {
       const [answer] = await session([`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`]);
       expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-      expect(bodyOf(answer!)).toEqual({ error: 'malformed request target: send a path such as /book' });
+      expect(bodyOf(answer!)).toEqual({ error: 'malformed request target: send a path such as /markets' });
     }
   });
 

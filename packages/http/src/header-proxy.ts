@@ -9,6 +9,7 @@
 // async handler. GETs of routes that answer at once may instead share a few connections to uWS
 // with other clients' (get-lanes.ts), which saves the front a write and a read to uWS per GET.
 
+import { errorBody, type ErrorShape } from './error-shape.ts';
 import net from 'node:net';
 import { GetLanes, connectUpstream, type LaneRequest, type LaneTarget } from './get-lanes.ts';
 import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
@@ -34,6 +35,8 @@ export interface HeaderProxyOptions {
   maxBodyBytes?: number;
   /** The server's CORS origin (HttpServerOptions.corsOrigin): the front's own answers carry it too. */
   corsOrigin?: string;
+  /** The server's error shape (HttpServerOptions.errorShape), for the front's own answers; default simple. */
+  errorShape?: ErrorShape;
   /**
    * Patterns of GET routes that answer at once (HttpServer.immediateGets): their GETs go to the
    * server pipelined over a few shared connections (get-lanes.ts), not each client's own.
@@ -52,7 +55,7 @@ export interface HeaderProxy {
   close(): Promise<void>;
 }
 
-type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs'>> & {
+type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs' | 'errorShape'>> & {
   sharedPath: ((path: string) => boolean) | undefined;
   /** `access-control-allow-origin: …\r\n`, or '' without CORS. */
   corsLine: string;
@@ -61,7 +64,6 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
-const BAD_GATEWAY_BODY = '{"error":"the server behind the front did not answer"}';
 
 /** An answer of the front's own, which closes the connection. */
 function ownAnswer(status: number, reason: string, body: string, corsLine: string): string {
@@ -114,7 +116,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     consume();
   };
   const fail = (status: number, message: string) => {
-    endClient(ownAnswer(status, REASONS[status] ?? 'Bad Request', JSON.stringify({ error: message }), options.corsLine));
+    endClient(ownAnswer(status, REASONS[status] ?? 'Bad Request', errorBody(options.errorShape, status, message), options.corsLine));
     upstream?.destroy();
   };
   const ownUpstream = (): net.Socket => {
@@ -283,9 +285,11 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
     sharedPath: options.sharedGets?.length ? sharedPathTest(options.sharedGets, options.otherGets ?? []) : undefined,
     idleTimeoutMs: options.idleTimeoutMs ?? 10_000,
     corsLine: options.corsOrigin === undefined ? '' : `access-control-allow-origin: ${options.corsOrigin}\r\n`,
+    errorShape: options.errorShape ?? 'simple',
     badGateway: Buffer.alloc(0),
   };
-  settings.badGateway = Buffer.from(ownAnswer(502, 'Bad Gateway', BAD_GATEWAY_BODY, settings.corsLine), 'latin1');
+  const badGateway = errorBody(settings.errorShape, 502, 'the server behind the front did not answer');
+  settings.badGateway = Buffer.from(ownAnswer(502, 'Bad Gateway', badGateway, settings.corsLine), 'latin1');
   const lanes = settings.sharedPath === undefined ? undefined : new GetLanes(options.target, options.lanes);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {

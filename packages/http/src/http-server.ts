@@ -55,6 +55,8 @@ export interface ListeningHttpServer {
 export interface HttpServer {
   /** The CORS origin every answer carries, if any (a front's own answers carry it too). */
   readonly corsOrigin: string | undefined;
+  /** The shape of every error answer (a front's own too). */
+  readonly errorShape: ErrorShape;
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
   /** Patterns of the GET routes declared immediate: a front may share their connections. */
@@ -209,6 +211,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   return {
     maxBodyBytes: largestBody,
     corsOrigin: cors,
+    errorShape: shape,
     immediateGets,
     otherGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {

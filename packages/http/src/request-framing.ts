@@ -51,7 +51,7 @@ function originForm(line: string): string {
   const target = line.slice(first + 1, last);
   if (target.startsWith('/')) return line;
   const absolute = ABSOLUTE_TARGET.exec(target);
-  if (absolute === null) throw new FramingError(400, 'malformed request target: send a path such as /book');
+  if (absolute === null) throw new FramingError(400, 'malformed request target: send a path such as /markets');
   const rest = absolute[1] ?? '/';
   return `${line.slice(0, first)} ${rest.startsWith('?') ? `/${rest}` : rest}${line.slice(last)}`;
 }

@@ -79,6 +79,8 @@ describe('operator API', () => {
       ['/operator/events', { title: 'E', tagIds: [1.5] }, 'tagIds must be an array of positive integer ids'],
       ['/operator/events', { title: 'E', tagIds: [987654] }, 'a linked id does not exist'],
       ['/operator/markets', { question: 'Q', volume: -1 }, 'volume must be a non-negative number'],
+      // Number() took these: 16, 1, 1000 and 5.
+      ...['0x10', '0b1', '1e3', ' 5 '].map((volume): [string, unknown, string] => ['/operator/markets', { question: 'Q', volume }, 'volume must be a non-negative number']),
       ['/operator/markets', { question: 'Q', outcomes: ['Only'] }, 'outcomes must be 2 to 20 non-empty strings'],
       ['/operator/markets', { conditionId: `0x${'ab'.repeat(32)}` }, 'conditionId does not match an order-book market'],
       ['/operator/markets', { conditionId: 'nope' }, 'conditionId must be a 0x-prefixed hex condition id'],
@@ -139,6 +141,8 @@ describe('operator API', () => {
     expect(reopened.body).not.toHaveProperty('closedTime');
     expect(await h.operator('PATCH', '/operator/events/999999', { title: 'x' })).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
     expect(await h.operator('PATCH', '/operator/tags/abc', { label: 'x' })).toMatchObject({ status: 400, body: { error: 'id must be an integer' } });
+    // Create refuses a blank title; so does an update (it took "  ").
+    expect(await h.operator('PATCH', `/operator/events/${event.id}`, { title: '  ' })).toMatchObject({ status: 400, body: { error: 'title must not be empty' } });
     // Past Postgres's bigint: was a 500.
     expect(await h.operator('PATCH', '/operator/events/99999999999999999999', { title: 'x' })).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
   });
@@ -247,6 +251,9 @@ describe('POST /comments', () => {
     const id = Number(event.id);
     expect(await post({ parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { type: 'bad request', error: 'body is required' } });
     expect(await post({ body: 'x'.repeat(2001), parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { error: 'body is too long (at most 2000 characters)' } });
+    // Characters, not UTF-16 units: 1,500 emoji are 1,500 characters.
+    expect(await post({ body: '\u{1F600}'.repeat(1500), parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 201 });
+    expect(await post({ body: '\u{1F600}'.repeat(2001), parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400 });
     // Was a 500 from Postgres, on a public route.
     expect(await post({ body: 'hi\u0000', parentEntityType: 'Event', parentEntityID: id })).toMatchObject({ status: 400, body: { type: 'bad request', error: 'the JSON body must not contain NUL characters (\\u0000)' } });
     expect(await post({ body: 'x', parentEntityID: id })).toMatchObject({ status: 400, body: { error: 'parentEntityType is required' } });

@@ -79,7 +79,8 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
         }
         const text = body.body;
         if (typeof text !== 'string' || text.trim() === '') throw new HttpError(400, 'body is required');
-        if (text.length > MAX_COMMENT_LENGTH) throw new HttpError(400, `body is too long (at most ${MAX_COMMENT_LENGTH} characters)`);
+        // Characters as a reader counts them (code points), not UTF-16 units: an emoji is one.
+        if ([...text].length > MAX_COMMENT_LENGTH) throw new HttpError(400, `body is too long (at most ${MAX_COMMENT_LENGTH} characters)`);
         if (body.parentEntityType === undefined) throw new HttpError(400, 'parentEntityType is required');
         if (typeof body.parentEntityType !== 'string') throw new HttpError(400, `parentEntityType ${ENTITY_TYPE_MESSAGE}`);
         const type = entityType(body.parentEntityType, 'parentEntityType');

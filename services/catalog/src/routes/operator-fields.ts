@@ -31,6 +31,8 @@ export function isSlug(text: string): boolean {
   return SLUG.test(text);
 }
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** An amount given as a string: plain decimal digits, with an optional fraction. */
+const DECIMAL = /^\d{1,19}(?:\.\d{1,18})?$/;
 const MAX_TEXT = 20_000;
 const MAX_LINKS = 5_000;
 
@@ -61,7 +63,8 @@ function fieldValue(name: string, kind: FieldKind, value: unknown): unknown {
       return date;
     }
     case 'amount': {
-      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      // A decimal string or a number: Number() alone would also take "0x10", "0b1", "1e3" or " 5 ".
+      const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
       if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > 1e18) throw bad(`${name} must be a non-negative number`);
       return number;
     }

@@ -156,7 +156,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
           const { columns, links } = parseBody(ctx.json(), kind.body, extra);
           if (kind === MARKET_KIND) await linkOrderBook(ctx, columns, false);
           for (const name of ['slug', 'title', 'label', 'question', 'ticker']) {
-            if (columns[name] === '') throw new HttpError(400, `${name} must not be empty`);
+            const value = columns[name];
+            if (typeof value === 'string' && value.trim() === '') throw new HttpError(400, `${name} must not be empty`);
           }
           return save(kind, { table: kind.table, id, columns, links }, 200);
         },
