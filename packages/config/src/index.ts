@@ -3,4 +3,4 @@
 export { envString, envInt, envBool, envList, envMatch, envOperatorKey, envCorsOrigin, redactUrl, reportConnectionErrors, isLoopbackHost, DEV_OPERATOR_KEY, ConfigError, type Env } from './env-readers.ts';
 export { defaults, connectionSettings, type ConnectionSettings } from './connection-defaults.ts';
 export { workerExecArgv } from './worker-exec-argv.ts';
-export { describeStartFailure, reportStartFailures } from './start-failures.ts';
+export { describeStartFailure, reportStartFailures, StartRefusal } from './start-failures.ts';

@@ -254,6 +254,21 @@ describe('listen and close', () => {
     expect(() => createHttpServer({ errorShape: 'simple', routes: [] }).listen(Number(new URL(simple.url).port))).toThrow(/cannot listen/);
   });
 
+  it('refuses a port another uWS server holds (uWS would share it, SO_REUSEPORT), naming it as Node does', async () => {
+    const first = createHttpServer({ errorShape: 'simple', routes: [] }).listen(0);
+    try {
+      let refused: unknown;
+      try {
+        createHttpServer({ errorShape: 'simple', routes: [] }).listen(first.port).close();
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toMatchObject({ code: 'EADDRINUSE', address: '127.0.0.1', port: first.port });
+    } finally {
+      await first.close();
+    }
+  });
+
   it('lets an in-flight request finish before closing', async () => {
     let started!: () => void;
     const inHandler = new Promise<void>((resolve) => (started = resolve));

@@ -4,7 +4,7 @@ import { errorBody, type ErrorShape } from './error-shape.ts';
 import { writeResponse } from './response-writer.ts';
 import { RouteRunner, type ErrorLogger, type ServerState } from './route-runner.ts';
 import { paramNames, patternShape, type Hook, type Locals, type Method, type Route } from './route.ts';
-import { closeApp, uws, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.ts';
+import { closeApp, listenExclusive, uws, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -217,11 +217,14 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;
-      app.listen(host, port, (listenSocket) => {
+      listenExclusive(app, host, port, (listenSocket) => {
         socket = listenSocket;
       });
       if (socket === undefined) throw new Error('@pmx/http: uWS did not report the listen result synchronously');
-      if (socket === false) throw new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`);
+      if (socket === false) {
+        // Named as Node names its own (code, address, port), so a start failure says it in one line.
+        throw Object.assign(new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`), { code: 'EADDRINUSE', address: host, port });
+      }
       const sockets = [socket];
       if (listenOptions.unixPath !== undefined) {
         let unix: us_listen_socket | false | undefined;

@@ -29,6 +29,7 @@ import { marketRoutes } from './routes/markets.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { tradeRoutes } from './routes/trades.ts';
+import { ShardOwnership } from './shards/shard-ownership.ts';
 import { ShardSet } from './shards/shard-set.ts';
 import { seedDemo } from './demo.ts';
 import { recoverShards } from './recovery/shard-recovery.ts';
@@ -52,6 +53,14 @@ const HEARTBEAT_SWEEP_MS = 1000;
 
 export async function createClobApp(config: ClobConfig, options: { sql?: Sql } = {}): Promise<ClobApp> {
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
+  // Before anything else: a second front end on this ledger would run its own copy of the books.
+  let ownership: ShardOwnership;
+  try {
+    ownership = await ShardOwnership.claim(sql, config.shards);
+  } catch (error) {
+    if (options.sql === undefined) await sql.end({ timeout: 2 });
+    throw error;
+  }
   const markets = new MarketRegistry(sql);
   const core = new TradingCore(markets);
   let fatal!: (error: Error) => void;
@@ -178,6 +187,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       await served?.close({ graceMs: 1000 });
       await shards.close();
       await pool.destroy();
+      await ownership.release();
       if (options.sql === undefined) await sql.end({ timeout: 2 });
     },
   };
