@@ -26,6 +26,13 @@ stop() {
 }
 trap stop INT TERM EXIT
 
+# Started as `pnpm start`, a SIGTERM (a supervisor's stop, `docker stop`) reaches pnpm, which exits
+# without passing it on, and this script with its services would run on, holding their ports.
+# So when whatever started this script goes (this script is re-parented), everything stops.
+parent=$PPID
+( while [ "$(cut -d' ' -f4 "/proc/$$/stat" 2>/dev/null)" = "$parent" ]; do sleep 1; done ) &
+pids+=($!)
+
 pnpm --silent --filter @pmx/ingest start &
 pids+=($!)
 pnpm --silent --filter @pmx/clob start &

@@ -26,7 +26,8 @@ if (isMainThread) {
   if (nativeOrError instanceof Error) {
     console.warn(`[signing] native secp256k1 unavailable (${nativeOrError.message.split('\n')[0]}); using the pure-JS noble-curves backend`);
   } else {
-    console.info('[signing] signature recovery backend: native-secp256k1');
+    // stderr, with the other logs: a command line built on this prints its results alone on stdout.
+    console.error('[signing] signature recovery backend: native-secp256k1');
   }
 }
 

@@ -6,4 +6,4 @@ import { reportStartFailures } from '@pmx/config';
 reportStartFailures('pmx');
 
 const config = loadClobConfig(process.env);
-process.exitCode = await runCli(process.argv.slice(2), { url: config.url, operatorKey: config.operatorKey, print: (line) => console.log(line) });
+process.exitCode = await runCli(process.argv.slice(2), { url: config.url, operatorKey: config.operatorKey, print: (line) => console.log(line), printError: (line) => console.error(line) });

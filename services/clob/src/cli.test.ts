@@ -72,4 +72,48 @@ describe('pmx', () => {
     expect(await runCli(['balances', `0x${'2'.repeat(40)}`], { ...ctx(), operatorKey: 'wrong' })).toBe(1);
     expect(lines.at(-1)).toMatch(/401/);
   });
+
+  it('prints failures apart from results, so a script can pipe the JSON on', async () => {
+    const out: string[] = [];
+    const errors: string[] = [];
+    const split = { ...ctx(), print: (line: string) => out.push(line), printError: (line: string) => errors.push(line) };
+    expect(await runCli(['balances', `0x${'3'.repeat(40)}`], split)).toBe(0);
+    expect(await runCli(['markets'], { ...split, url: 'http://127.0.0.1:1' })).toBe(1);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0]!)).toMatchObject({ address: `0x${'3'.repeat(40)}` });
+    expect(errors).toEqual([expect.stringMatching(/^pmx: cannot reach the server/)]);
+  });
+
+  it('sends each transfer with an idempotency key, and names it when the outcome is unknown', async () => {
+    const http = await import('node:http');
+    // A server that reads the deposit and drops the connection (the answer lost), or never answers.
+    const bodies: string[] = [];
+    const flaky = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        bodies.push(body);
+        if (req.url === '/operator/deposit') req.socket.destroy();
+        else setTimeout(() => res.end('{}'), 2_000).unref();
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const flakyUrl = `http://127.0.0.1:${(flaky.address() as { port: number }).port}`;
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    try {
+      expect(await runCli(['fund', address, '5'], { ...ctx(), url: flakyUrl })).toBe(1);
+      const key = (JSON.parse(bodies[0]!) as { idempotency_key: string }).idempotency_key;
+      expect(key).toMatch(/^pmx-[0-9a-f-]{36}$/);
+      expect(lines.at(-1)).toMatch(new RegExp(`may have been applied: run the same command with --idempotency-key ${key} to apply it at most once$`));
+      expect(await runCli(['withdraw', address, '5'], { ...ctx(), url: flakyUrl, timeoutMs: 200 })).toBe(1);
+      expect(lines.at(-1)).toMatch(/^pmx: no answer from the server .* within 0\.2 s\nthe withdraw may have been applied/);
+    } finally {
+      flaky.close();
+    }
+    // Run again with the key, twice: applied once.
+    const key = (JSON.parse(bodies[0]!) as { idempotency_key: string }).idempotency_key;
+    for (let i = 0; i < 2; i++) expect(await runCli(['fund', address, '5', '--idempotency-key', key], ctx())).toBe(0);
+    expect(await runCli(['balances', address], ctx())).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).balances.collateral.total).toBe(5_000_000);
+  });
 });

@@ -2,32 +2,41 @@
 // operator key from the same configuration as the service (PMX_CLOB_URL, PMX_OPERATOR_KEY).
 //   pmx market create --condition-id 0x… --question "…" --tokens 123,456 [--outcomes Yes,No]
 //                     [--tick-size 0.01] [--min-size 5] [--neg-risk]
-//   pmx fund <address> <amount> [--token <token id>]       amounts in units: 100 = 100 USDC
-//   pmx withdraw <address> <amount> [--token <token id>]
+//   pmx fund <address> <amount> [--token <token id>] [--idempotency-key K]   amounts in units: 100 = 100 USDC
+//   pmx withdraw <address> <amount> [--token <token id>] [--idempotency-key K]
 //   pmx balances <address>
 //   pmx proxy <proxy address> <signer address> [--type 1|2] [--replace]
 //   pmx markets
 //   pmx latency [--reset]                                   where placed orders spend their time
 
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseDecimal } from '@pmx/codec';
 
 export interface CliContext {
   url: string;
   operatorKey: string;
+  /** Results (stdout: JSON a script can pipe on). */
   print: (line: string) => void;
+  /** Failures and usage (stderr); default `print`. */
+  printError?: (line: string) => void;
+  /** How long a request may take; default 30 s. */
+  timeoutMs?: number;
 }
 
 const USAGE = `usage:
   pmx market create --condition-id 0x… --question "…" --tokens <yes id>,<no id> [--outcomes Yes,No] [--tick-size 0.01] [--min-size 5] [--neg-risk]
-  pmx fund <address> <amount> [--token <token id>]
-  pmx withdraw <address> <amount> [--token <token id>]
+  pmx fund <address> <amount> [--token <token id>] [--idempotency-key K]
+  pmx withdraw <address> <amount> [--token <token id>] [--idempotency-key K]
   pmx balances <address>
   pmx proxy <proxy address> <signer address> [--type 1|2] [--replace]
   pmx markets
   pmx latency [--reset]`;
 
 class UsageError extends Error {}
+
+/** The request may or may not have been carried out: no answer came, or the server failed. */
+class OutcomeUnknown extends Error {}
 
 function baseUnits(amount: string | undefined): string {
   const value = amount === undefined ? null : parseDecimal(amount, 6);
@@ -37,16 +46,21 @@ function baseUnits(amount: string | undefined): string {
 
 async function call(ctx: CliContext, method: string, path: string, body?: unknown): Promise<unknown> {
   // PMX_CLOB_URL with a trailing slash made `//operator/…`, a 404.
+  const timeoutMs = ctx.timeoutMs ?? 30_000;
   const response = await fetch(`${ctx.url.replace(/\/+$/, '')}${path}`, {
     method,
     headers: { authorization: `Bearer ${ctx.operatorKey}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
   }).catch((error: Error) => {
+    if (error.name === 'TimeoutError') throw new OutcomeUnknown(`no answer from the server at ${ctx.url} (PMX_CLOB_URL) within ${timeoutMs / 1000} s`);
     const cause = (error.cause as Error | undefined)?.message;
-    throw new Error(`cannot reach the server at ${ctx.url} (PMX_CLOB_URL): ${cause ?? error.message}`);
+    // Refused before sending (nothing listens) is certain; anything else may have reached it.
+    const refused = (error.cause as { code?: string } | undefined)?.code === 'ECONNREFUSED';
+    throw new (refused ? Error : OutcomeUnknown)(`cannot reach the server at ${ctx.url} (PMX_CLOB_URL): ${cause ?? error.message}`);
   });
   const payload = (await response.json().catch(() => ({}))) as { error?: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim());
+  if (!response.ok) throw new (response.status >= 500 ? OutcomeUnknown : Error)(`${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim());
   return payload;
 }
 
@@ -55,7 +69,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   try {
     return await runCommand(argv, ctx);
   } catch (error) {
-    ctx.print(error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`);
+    (ctx.printError ?? ctx.print)(error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`);
     return error instanceof UsageError ? 2 : 1;
   }
 }
@@ -72,6 +86,7 @@ const OPTIONS = {
   type: { type: 'string', default: '1' },
   reset: { type: 'boolean', default: false },
   replace: { type: 'boolean', default: false },
+  'idempotency-key': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -119,8 +134,16 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
     }
     case 'fund':
     case 'withdraw': {
-      const [address, amount] = operands(rest, 2, `pmx ${command} <address> <amount> [--token <token id>]`);
-      show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, { address, asset: values.token ?? 'collateral', amount: baseUnits(amount) }));
+      const [address, amount] = operands(rest, 2, `pmx ${command} <address> <amount> [--token <token id>] [--idempotency-key K]`);
+      // Every transfer carries a key, so one whose answer was lost can be sent again safely.
+      const key = values['idempotency-key'] ?? `pmx-${randomUUID()}`;
+      const body = { address, asset: values.token ?? 'collateral', amount: baseUnits(amount), idempotency_key: key };
+      try {
+        show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, body));
+      } catch (error) {
+        if (!(error instanceof OutcomeUnknown)) throw error;
+        throw new Error(`${error.message}\nthe ${command} may have been applied: run the same command with --idempotency-key ${key} to apply it at most once`);
+      }
       return 0;
     }
     case 'balances': {
