@@ -3,6 +3,9 @@
 
 import { connectionSettings, envBool, envCorsOrigin, envInt, envOperatorKey, envString, type Env } from '@pmx/config';
 
+/** The longest period a Node timer takes (2^31 − 1 ms, ≈ 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
 const PORT = { min: 0, max: 65_535 };
@@ -44,8 +47,9 @@ export function loadCatalogConfig(env: Env): CatalogConfig {
     pgUrl: connectionSettings(env).pgUrl,
     operatorKey: envOperatorKey(env, host),
     clobUrl: envString(env, 'PMX_CLOB_URL', 'http://127.0.0.1:8080'),
-    priceRefreshMs: envInt(env, 'PMX_CATALOG_PRICE_REFRESH_MS', 5000),
-    positionsRefreshMs: envInt(env, 'PMX_CATALOG_POSITIONS_REFRESH_MS', 5000),
+    // Node's timers take at most 2^31 − 1 ms; past it they fire every millisecond.
+    priceRefreshMs: envInt(env, 'PMX_CATALOG_PRICE_REFRESH_MS', 5000, { min: 0, max: MAX_TIMER_MS }),
+    positionsRefreshMs: envInt(env, 'PMX_CATALOG_POSITIONS_REFRESH_MS', 5000, { min: 0, max: MAX_TIMER_MS }),
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 64 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
     trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
@@ -53,7 +57,7 @@ export function loadCatalogConfig(env: Env): CatalogConfig {
     headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
     directPort: envInt(env, 'PMX_CATALOG_DIRECT_PORT', 0, PORT),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
-    responseCacheEntries: envInt(env, 'PMX_CATALOG_RESPONSE_CACHE', 256),
+    responseCacheEntries: envInt(env, 'PMX_CATALOG_RESPONSE_CACHE', 256, { min: 0, max: 1_000_000 }),
   };
 }
 

@@ -2,10 +2,14 @@
 // deterministic demo catalog (and its order-book markets) into PMX_PG_URL unless it is there
 // already. PMX_DEMO_SCALE (default 1: 2,000 events, ~8,000 markets) and PMX_DEMO_SEED (42).
 // Run it before starting the clob, which reads `markets` at start.
+import { reportStartFailures } from '@pmx/config';
 import { connectPostgres } from '@pmx/db';
 import { loadDemoLoadConfig } from './config.ts';
 import { generateDemoCatalog } from './demo/demo-catalog.ts';
 import { loadDemoCatalog } from './demo/demo-loader.ts';
+
+// A bad setting or an unreachable Postgres in one line, as the services say it (it is their first step).
+reportStartFailures('load-demo');
 
 const config = loadDemoLoadConfig(process.env);
 if (!(config.scale > 0 && config.scale <= 20)) {

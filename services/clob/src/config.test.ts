@@ -27,9 +27,20 @@ describe('loadClobConfig', () => {
       { PMX_CLOB_PORT: '70000' },
       { PMX_MAX_BODY_BYTES: '10' },
       { PMX_REPLAY_WINDOW_SECONDS: '0' },
+      // Written to the ledger as balances of "notanaddress" and "0xabc" before.
+      { PMX_DEMO_MARKETS: 'true', PMX_DEMO_FUND: 'notanaddress,0xABC' },
     ]) {
       expect(() => loadClobConfig(env), JSON.stringify(env)).toThrow(ConfigError);
     }
+  });
+
+  it('gives the command line a URL it can use for any host (IPv6 in brackets)', () => {
+    const key = { PMX_OPERATOR_KEY: 'f3a9c1d27be04e6a' };
+    expect(loadClobConfig({ PMX_CLOB_HOST: '::1', PMX_CLOB_PORT: '9000' }).url).toBe('http://[::1]:9000');
+    expect(loadClobConfig({ ...key, PMX_CLOB_HOST: '::' }).url).toBe('http://[::1]:8080');
+    expect(loadClobConfig({ ...key, PMX_CLOB_HOST: '0.0.0.0' }).url).toBe('http://127.0.0.1:8080');
+    for (const host of ['::1', '::']) expect(() => new URL(loadClobConfig({ ...key, PMX_CLOB_HOST: host }).url)).not.toThrow();
+    expect(loadClobConfig({ PMX_DEMO_FUND: `0x${'ab'.repeat(20)}, 0x${'CD'.repeat(20)}` }).demoFund).toEqual([`0x${'ab'.repeat(20)}`, `0x${'CD'.repeat(20)}`]);
   });
 
   it('needs a real operator key when it listens beyond this machine', () => {

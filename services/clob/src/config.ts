@@ -3,7 +3,7 @@
 
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing';
-import { connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
+import { ConfigError, connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
@@ -63,6 +63,21 @@ export interface ClobConfig {
   heartbeatTimeoutMs: number;
 }
 
+/** Where a client on this machine reaches a server bound to `host` (an IPv6 literal in brackets). */
+function reachable(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** A comma-separated list of addresses; an entry that is not one is a config error, not a balance. */
+function envAddresses(env: Env, name: string): string[] {
+  const list = envList(env, name, []);
+  const bad = list.find((address) => !ADDRESS.test(address));
+  if (bad !== undefined) throw new ConfigError(name, `must be 0x-prefixed 20-byte addresses separated by commas, got "${bad}"`);
+  return list;
+}
+
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
   const host = envString(env, 'PMX_CLOB_HOST', '127.0.0.1');
@@ -70,7 +85,7 @@ export function loadClobConfig(env: Env): ClobConfig {
   return {
     host,
     port,
-    url: envString(env, 'PMX_CLOB_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
+    url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),
     headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
     directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0, PORT),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
@@ -92,7 +107,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     corsOrigin: envCorsOrigin(env),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
-    demoFund: envList(env, 'PMX_DEMO_FUND', []),
+    demoFund: envAddresses(env, 'PMX_DEMO_FUND'),
     heartbeatTimeoutMs: envInt(env, 'PMX_HEARTBEAT_TIMEOUT_MS', 10_000, { min: 1000, max: 600_000 }),
   };
 }
