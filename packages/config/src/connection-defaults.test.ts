@@ -17,5 +17,13 @@ describe('connectionSettings', () => {
     const settings = connectionSettings({ PMX_PG_URL: 'postgres://a@b/c', PMX_CLICKHOUSE_URL: 'http://ch:8123' });
     expect(settings.pgUrl).toBe('postgres://a@b/c');
     expect(settings.clickhouseUrl).toBe('http://ch:8123');
+    // A password with '/' (openssl base64) stays usable.
+    expect(connectionSettings({ PMX_PG_URL: 'postgresql://pmx:a/b+c=@db:5432/pmx' }).pgUrl).toBe('postgresql://pmx:a/b+c=@db:5432/pmx');
+  });
+
+  it('refuses a URL of another kind, naming the setting and hiding the password', () => {
+    expect(() => connectionSettings({ PMX_PG_URL: 'notaurl' })).toThrow('config: PMX_PG_URL must be a postgres:// or postgresql:// URL, got "notaurl"');
+    expect(() => connectionSettings({ PMX_REDIS_URL: 'http://u:secret@r:6379' })).toThrow('config: PMX_REDIS_URL must be a redis:// or rediss:// URL, got "http://u:***@r:6379"');
+    expect(() => connectionSettings({ PMX_CLICKHOUSE_URL: '127.0.0.1:8123' })).toThrow(/PMX_CLICKHOUSE_URL must be a http:\/\/ or https:\/\/ URL/);
   });
 });

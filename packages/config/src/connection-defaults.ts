@@ -1,7 +1,7 @@
 // Defaults for the connection settings every service shares, chosen to work on a fresh
 // machine after infra/setup.sh; services read overrides through connectionSettings(env).
 import { fileURLToPath } from 'node:url';
-import { envString, type Env } from './env-readers.ts';
+import { ConfigError, envString, redactUrl, type Env } from './env-readers.ts';
 
 /**
  * The repository's data folder, whichever directory a service starts in (`pnpm --filter` runs
@@ -31,11 +31,25 @@ export interface ConnectionSettings {
   redisPrefix: string;
 }
 
+/**
+ * A URL setting with one of the given schemes: the clients' own errors for anything else would not
+ * name the variable. Only the scheme is checked (a password may hold `/`, which a URL parser refuses).
+ */
+function envUrl(env: Env, name: keyof typeof defaults, schemes: readonly string[]): string {
+  const value = envString(env, name, defaults[name]);
+  if (value === '' && defaults[name] === '') return value;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined || !schemes.includes(scheme)) {
+    throw new ConfigError(name, `must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, got "${redactUrl(value)}"`);
+  }
+  return value;
+}
+
 export function connectionSettings(env: Env): ConnectionSettings {
   return {
-    pgUrl: envString(env, 'PMX_PG_URL', defaults.PMX_PG_URL),
-    redisUrl: envString(env, 'PMX_REDIS_URL', defaults.PMX_REDIS_URL),
-    clickhouseUrl: envString(env, 'PMX_CLICKHOUSE_URL', defaults.PMX_CLICKHOUSE_URL),
+    pgUrl: envUrl(env, 'PMX_PG_URL', ['postgres', 'postgresql']),
+    redisUrl: envUrl(env, 'PMX_REDIS_URL', ['redis', 'rediss']),
+    clickhouseUrl: envUrl(env, 'PMX_CLICKHOUSE_URL', ['http', 'https']),
     clickhousePath: envString(env, 'PMX_CLICKHOUSE_PATH', defaults.PMX_CLICKHOUSE_PATH),
     redisPrefix: envString(env, 'PMX_REDIS_PREFIX', defaults.PMX_REDIS_PREFIX),
   };
