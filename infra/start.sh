@@ -26,12 +26,18 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-# Started as `pnpm start`, a SIGTERM (a supervisor's stop, `docker stop`) reaches pnpm, which exits
-# without passing it on, and this script with its services would run on, holding their ports.
-# So when whatever started this script goes (this script is re-parented), everything stops.
-parent=$PPID
-( while [ "$(cut -d' ' -f4 "/proc/$$/stat" 2>/dev/null)" = "$parent" ]; do sleep 1; done ) &
-pids+=($!)
+# Started as `pnpm start` (pnpm sets npm_lifecycle_event), a SIGTERM (a supervisor's stop,
+# `docker stop`) reaches pnpm, which exits without passing it on, and this script with its services
+# would run on, holding their ports. So then, when pnpm goes (this script is re-parented),
+# everything stops. Started otherwise (`nohup bash infra/start.sh &`, then logging out), it runs on.
+if [ -n "${npm_lifecycle_event:-}" ]; then
+  parent=$PPID
+  (
+    while [ "$(cut -d' ' -f4 "/proc/$$/stat" 2>/dev/null)" = "$parent" ]; do sleep 1; done
+    echo "start: the package manager that started this script exited; stopping the services" >&2
+  ) &
+  pids+=($!)
+fi
 
 pnpm --silent --filter @pmx/ingest start &
 pids+=($!)

@@ -62,4 +62,16 @@ describe('what a run counts', () => {
       await s.close();
     }
   });
+
+  it('says when too few requests were prepared for the paced rate', async () => {
+    const s = await server();
+    try {
+      // 3 requests for 100 ms at 50/s: 5 wanted.
+      const result = await runRawLoad({ url: s.url, requests: requests(['/one', '/one', '/one']), connections: 1, durationMs: 100, ratePerSecond: 50 });
+      expect([result.ok, result.errors]).toEqual([3, 2]);
+      expect(result.firstRejection).toBe('prepared requests ran out: 3 for 5 at 50/s');
+    } finally {
+      await s.close();
+    }
+  });
 });

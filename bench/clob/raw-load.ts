@@ -140,7 +140,13 @@ export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const start = performance.now();
   const countFrom = start + warmupMs;
   const deadline = countFrom + job.durationMs;
-  const total = rate > 0 ? Math.min(wire.length, Math.floor(((warmupMs + job.durationMs) / 1000) * rate)) : wire.length;
+  const wanted = Math.floor(((warmupMs + job.durationMs) / 1000) * rate);
+  const total = rate > 0 ? Math.min(wire.length, wanted) : wire.length;
+  if (rate > 0 && wire.length < wanted) {
+    // Too few prepared for the rate: the shortfall is never sent, and the run says so.
+    result.errors += wanted - wire.length;
+    result.firstRejection = `prepared requests ran out: ${wire.length} for ${wanted} at ${rate}/s`;
+  }
   const dueAt = new Map<RawConnection, number>();
   const idle: RawConnection[] = [];
   const backlog: { bytes: Buffer; due: number }[] = [];

@@ -23,7 +23,11 @@ describe('connectionSettings', () => {
 
   it('refuses a URL of another kind, naming the setting and hiding the password', () => {
     expect(() => connectionSettings({ PMX_PG_URL: 'notaurl' })).toThrow('config: PMX_PG_URL must be a postgres:// or postgresql:// URL, got "notaurl"');
-    expect(() => connectionSettings({ PMX_REDIS_URL: 'http://u:secret@r:6379' })).toThrow('config: PMX_REDIS_URL must be a redis:// or rediss:// URL, got "http://u:***@r:6379"');
+    expect(() => connectionSettings({ PMX_PG_URL: 'http://u:secret@db:5432/pmx' })).toThrow('config: PMX_PG_URL must be a postgres:// or postgresql:// URL, got "http://u:***@db:5432/pmx"');
+    // Every form ioredis takes stays usable, a Unix socket's included.
+    for (const redisUrl of ['redis://r:6379', 'rediss://r:6380', '/run/redis/redis.sock', 'unix:///run/redis/redis.sock', '127.0.0.1:6379']) {
+      expect(connectionSettings({ PMX_REDIS_URL: redisUrl }).redisUrl).toBe(redisUrl);
+    }
     expect(() => connectionSettings({ PMX_CLICKHOUSE_URL: '127.0.0.1:8123' })).toThrow(/PMX_CLICKHOUSE_URL must be a http:\/\/ or https:\/\/ URL/);
   });
 });

@@ -48,7 +48,8 @@ function envUrl(env: Env, name: keyof typeof defaults, schemes: readonly string[
 export function connectionSettings(env: Env): ConnectionSettings {
   return {
     pgUrl: envUrl(env, 'PMX_PG_URL', ['postgres', 'postgresql']),
-    redisUrl: envUrl(env, 'PMX_REDIS_URL', ['redis', 'rediss']),
+    // Not checked: ioredis takes redis:// and rediss:// URLs, host:port, a Unix socket's path and unix://.
+    redisUrl: envString(env, 'PMX_REDIS_URL', defaults.PMX_REDIS_URL),
     clickhouseUrl: envUrl(env, 'PMX_CLICKHOUSE_URL', ['http', 'https']),
     clickhousePath: envString(env, 'PMX_CLICKHOUSE_PATH', defaults.PMX_CLICKHOUSE_PATH),
     redisPrefix: envString(env, 'PMX_REDIS_PREFIX', defaults.PMX_REDIS_PREFIX),

@@ -53,18 +53,22 @@ const HEARTBEAT_SWEEP_MS = 1000;
 
 export async function createClobApp(config: ClobConfig, options: { sql?: Sql } = {}): Promise<ClobApp> {
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
-  // Before anything else: a second front end on this ledger would run its own copy of the books.
-  let ownership: ShardOwnership;
-  try {
-    ownership = await ShardOwnership.claim(sql, config.shards);
-  } catch (error) {
-    if (options.sql === undefined) await sql.end({ timeout: 2 });
-    throw error;
-  }
   const markets = new MarketRegistry(sql);
   const core = new TradingCore(markets);
   let fatal!: (error: Error) => void;
   const halted = new Promise<Error>((resolve) => (fatal = resolve));
+  // Before anything runs: a second front end on this ledger would run its own copy of the books.
+  let ownership: ShardOwnership;
+  try {
+    ownership = await ShardOwnership.claim(sql, config.shards, (error) => {
+      console.error(`clob: FATAL: ${error.message}; trading halts (503)`);
+      core.halt(error.message);
+      fatal(error);
+    });
+  } catch (error) {
+    if (options.sql === undefined) await sql.end({ timeout: 2 });
+    throw error;
+  }
   const shards = new ShardSet({
     shards: config.shards,
     redisUrl: config.redisUrl,

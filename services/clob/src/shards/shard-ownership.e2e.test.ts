@@ -6,6 +6,7 @@ import { testkitConfig } from '@pmx/testkit';
 import { createClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
 import { startClob, type Harness } from '../testing/clob-harness.ts';
+import { ShardOwnership } from './shard-ownership.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,5 +31,38 @@ describe('shard ownership', () => {
     // A restart gives the shards up first, then takes them again.
     await h.restart();
     expect((await fetch(`${h.url}/time`)).status).toBe(200);
+  });
+
+  /** The backend holding this database's shard locks, and how many it holds. */
+  const holder = async () => {
+    const rows = await h.sql<{ pid: number; n: number }[]>`
+      SELECT pid, count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       GROUP BY pid`;
+    return rows[0];
+  };
+
+  it('takes the locks again when their session drops, and halts if another process has them by then', async () => {
+    const { yes } = await h.createMarket();
+    const first = await holder();
+    expect(first?.n).toBe(2);
+    await h.sql`SELECT pg_terminate_backend(${first!.pid})`;
+    // Taken again on a new session; the front end goes on serving.
+    await expect.poll(async () => { const now = await holder(); return now !== undefined && now.pid !== first!.pid && now.n === 2; }, { timeout: 10_000 }).toBe(true);
+    expect((await fetch(`${h.url}/time`)).status).toBe(200);
+
+    // Dropped again, and another process takes the shards first: this one halts trading.
+    const again = await holder();
+    await h.sql`SELECT pg_terminate_backend(${again!.pid})`;
+    await expect.poll(async () => (await holder()) === undefined).toBe(true);
+    const other = await ShardOwnership.claim(h.sql, 2, () => {});
+    try {
+      const fatal = await h.app.fatal;
+      expect(fatal.message).toMatch(/^the shard locks were lost with their Postgres session and another process has them now: shard 0 is owned by another clob process/);
+      const book = await fetch(`${h.url}/book?token_id=${yes}`);
+      expect(book.status).toBe(503);
+    } finally {
+      await other.release();
+    }
   });
 });

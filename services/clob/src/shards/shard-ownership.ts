@@ -3,37 +3,96 @@
 // long as it runs; a second front end on the same ledger (on the same port, which uWS opens with
 // SO_REUSEPORT, on another port or on another host) is refused at start instead of running a
 // second copy of the books and balances. A crash drops the connection, and with it the locks.
+//
+// A session that drops while the process runs (Postgres restarted, a network cut, an idle-session
+// killer) takes the locks with it. So the locks are checked every few seconds from the pool: when
+// they are gone they are taken again on a new session, and if another process has them by then,
+// `onLost` is told (the front end halts trading: the other one runs the books).
 
 import type { Sql } from '@pmx/db';
 import { StartRefusal } from '@pmx/config';
 
 /** The advisory-lock class of shard ownership (`pmx` in ASCII); the shard is the second key. */
 const LOCK_CLASS = 0x706d78;
+const CHECK_MS = 2_000;
+
+type Reserved = Awaited<ReturnType<Sql['reserve']>>;
+
+/** Takes every shard's lock on a session of its own, or none (StartRefusal names the one taken). */
+async function take(sql: Sql, count: number): Promise<{ connection: Reserved; pid: number }> {
+  const connection = await sql.reserve();
+  try {
+    const [me] = await connection<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    for (let shard = 0; shard < count; shard++) {
+      const [row] = await connection<{ taken: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
+      if (row?.taken !== true) {
+        throw new StartRefusal(`shard ${shard} is owned by another clob process on this ledger (${count} shards here): stop it first, or give this one its own database`);
+      }
+    }
+    return { connection, pid: me!.pid };
+  } catch (error) {
+    await connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
+    connection.release();
+    throw error;
+  }
+}
 
 export class ShardOwnership {
-  private constructor(private readonly connection: Awaited<ReturnType<Sql['reserve']>>) {}
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  private constructor(
+    private readonly sql: Sql,
+    private readonly count: number,
+    private held: { connection: Reserved; pid: number },
+    private readonly onLost: (error: Error) => void,
+    checkMs: number,
+  ) {
+    this.timer = setInterval(() => void this.check(), checkMs);
+    this.timer.unref();
+  }
 
   /** Takes shards 0 … count − 1, or none: throws StartRefusal when another process owns one. */
-  static async claim(sql: Sql, count: number): Promise<ShardOwnership> {
-    const connection = await sql.reserve();
+  static async claim(sql: Sql, count: number, onLost: (error: Error) => void, options: { checkMs?: number } = {}): Promise<ShardOwnership> {
+    return new ShardOwnership(sql, count, await take(sql, count), onLost, options.checkMs ?? CHECK_MS);
+  }
+
+  /** Whether this process's session still holds every shard's lock (false when Postgres says not). */
+  private async holding(): Promise<boolean> {
+    const [row] = await this.sql<{ held: number }[]>`
+      SELECT count(*)::int AS held FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND pid = ${this.held.pid} AND classid::int8 = ${LOCK_CLASS}::int8 AND objsubid = 2`;
+    return (row?.held ?? 0) >= this.count;
+  }
+
+  private async check(): Promise<void> {
+    if (this.closed) return;
+    let holding: boolean;
     try {
-      for (let shard = 0; shard < count; shard++) {
-        const [row] = await connection<{ taken: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
-        if (row?.taken !== true) {
-          throw new StartRefusal(`shard ${shard} is owned by another clob process on this ledger (${count} shards here): stop it first, or give this one its own database`);
-        }
-      }
-    } catch (error) {
-      await connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
-      connection.release();
-      throw error;
+      holding = await this.holding();
+    } catch {
+      return; // Postgres unreachable: nobody else can take the locks meanwhile either.
     }
-    return new ShardOwnership(connection);
+    if (holding || this.closed) return;
+    // The session went (its connection is dead: it is dropped, never used again).
+    try {
+      this.held = await take(this.sql, this.count);
+      console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
+    } catch (error) {
+      if (!(error instanceof StartRefusal)) return; // try again at the next check
+      clearInterval(this.timer);
+      this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${error.message}`));
+    }
   }
 
   /** Gives the shards up (at close, once they have stopped). */
   async release(): Promise<void> {
-    await this.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
-    this.connection.release();
+    this.closed = true;
+    clearInterval(this.timer);
+    // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
+    // a session that still holds the locks (a dropped one has already let them go).
+    if (!(await this.holding().catch(() => false))) return;
+    await this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
+    this.held.connection.release();
   }
 }
