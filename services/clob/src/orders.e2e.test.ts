@@ -195,6 +195,19 @@ describe('cancelling and listing', () => {
     expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({ canceled: [], not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" } });
   });
 
+  it('takes an order id in any case, as it takes condition ids', async () => {
+    const { yes } = await h.createMarket();
+    const mm = await funded(10n * USDC);
+    const id = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
+    const upper = `0x${id.slice(2).toUpperCase()}`;
+    // A bot that upper-cases hex was told its live order "can't be found", and the order stayed.
+    expect((await mm.authed('GET', `/data/order/${upper}`)).body).toMatchObject({ id, status: 'LIVE' });
+    expect((await mm.authed('GET', `/data/orders?id=${upper}`)).body.data.map((o: { id: string }) => o.id)).toEqual([id]);
+    expect((await mm.authed('DELETE', '/orders', [upper, id])).body).toEqual({ canceled: [id], not_canceled: {} });
+    expect(h.app.core.openOrders.get(id)).toBeUndefined();
+    expect((await mm.authed('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [], not_canceled: { [id]: "the order can't be found - already canceled or matched" } });
+  });
+
   it("answers every id of a cancel even when one id's cancel fails", async () => {
     const { yes } = await h.createMarket();
     const mm = await funded(10n * USDC);

@@ -80,19 +80,28 @@ function wireOrder(order: OrderRecord, markets: MarketRegistry, status: OrderSta
   };
 }
 
+/**
+ * An order id as pmx writes it (`0x` and 64 lower-case hex digits) whatever case the client sent:
+ * a bot that upper-cases hex was told its live order "can't be found". Anything else stays as sent
+ * (and is found nowhere).
+ */
+function orderIdOf(id: string): string {
+  return /^0[xX][0-9a-fA-F]{64}$/.test(id) ? `0x${id.slice(2).toLowerCase()}` : id;
+}
+
 /** Order ids from a cancel body: {orderID} / {orderId}, or an array of ids. */
 function idsFrom(body: unknown, many: boolean): string[] {
   if (many) {
     if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new HttpError(400, 'the body must be an array of order ids');
     if (body.length > MAX_CANCEL) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_CANCEL}`);
-    return body as string[];
+    return (body as string[]).map(orderIdOf);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"orderID": "0x…"}');
   const record = body as Record<string, unknown>;
   const id = record.orderID ?? record.orderId;
   if (typeof id !== 'string' || id === '') throw new HttpError(400, 'orderID is required');
   for (const key of Object.keys(record)) if (key !== 'orderID' && key !== 'orderId') throw new HttpError(400, `unknown field ${key}`);
-  return [id];
+  return [orderIdOf(id)];
 }
 
 /** A market filter as the registry spells the condition id, so a client's case does not matter. */
@@ -164,7 +173,8 @@ export function orderRoutes(
       path: '/data/orders',
       options: { before: known },
       handler: (ctx) => {
-        const { id, market: named, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const { id: namedId, market: named, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const id = namedId === undefined ? undefined : orderIdOf(namedId);
         const market = conditionIdOf(named, markets);
         const mine = openOrders
           .ofOwner(key(ctx).apiKey)
@@ -178,7 +188,7 @@ export function orderRoutes(
       path: '/data/order/:id',
       options: { before: known },
       handler: async (ctx) => {
-        const id = ctx.params.id ?? '';
+        const id = orderIdOf(ctx.params.id ?? '');
         const owner = key(ctx).apiKey;
         const open = openOrders.get(id);
         if (open !== undefined && open.owner === owner) return { body: wireOrder(open, markets) };
