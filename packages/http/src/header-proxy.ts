@@ -63,7 +63,7 @@ type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChun
 };
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
-const REASONS: Record<number, string> = { 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
+const REASONS: Record<number, string> = { 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
 
 /** An answer of the front's own, which closes the connection. */
 function ownAnswer(status: number, reason: string, body: string, corsLine: string): string {
@@ -114,6 +114,19 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     awaiting = false;
     client.resume();
     consume();
+  };
+  /**
+   * A request must arrive whole within the idle time, timed from its first byte: its head, and a
+   * chunked body, which the front holds (no connection to uWS yet, so uWS's own timeout never sees
+   * the client). Bytes dribbled one every few seconds kept a connection and its buffer for ever.
+   */
+  let deadline: NodeJS.Timeout | undefined;
+  const arriving = () => {
+    deadline ??= setTimeout(() => fail(408, 'the request did not arrive in time'), options.idleTimeoutMs).unref();
+  };
+  const arrived = () => {
+    clearTimeout(deadline);
+    deadline = undefined;
   };
   const fail = (status: number, message: string) => {
     endClient(ownAnswer(status, REASONS[status] ?? 'Bad Request', errorBody(options.errorShape, status, message), options.corsLine));
@@ -203,6 +216,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           if (end < 0) {
             if (input.length - offset > options.maxHeadBytes) return fail(431, 'request head too large');
             pending = input.subarray(offset);
+            arriving();
             return;
           }
           if (end - offset > options.maxHeadBytes) return fail(431, 'request head too large');
@@ -212,14 +226,19 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, sharedPath);
           offset = end + HEAD_END.length;
           if (rewritten.shareable) {
+            arrived();
             sendShared(Buffer.from(rewritten.head, 'latin1'));
             continue;
           }
           framing = rewritten.framing;
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes, options.maxBodyBytes) : undefined;
-          if (chunked === undefined) sendHead(Buffer.from(rewritten.head, 'latin1'));
-          else {
+          if (chunked === undefined) {
+            // A body with a length goes up as it comes: uWS times it out itself.
+            arrived();
+            sendHead(Buffer.from(rewritten.head, 'latin1'));
+          } else {
+            arriving();
             chunkedHead = rewritten.head;
             if (rewritten.continueNow) client.write(CONTINUE);
           }
@@ -234,6 +253,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           const { end, done } = chunked!.consume(input, offset);
           offset = end;
           if (done) {
+            arrived();
             // A body over the server's limit goes up as its length alone, as a declared one does:
             // the server answers 413 from the head and closes with nothing left unread.
             const size = chunked!.size;
@@ -272,6 +292,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   });
   client.on('close', () => {
     clearTimeout(closing);
+    clearTimeout(deadline);
     upstream?.destroy();
   });
 }

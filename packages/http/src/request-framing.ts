@@ -38,6 +38,11 @@ const METHOD = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) /;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
 const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
 
+/** Bytes no header value may hold (RFC 9110 §5.5: tab is the one control character allowed). */
+const VALUE_CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** Bytes no request target may hold unencoded. */
+const TARGET_CONTROL = /[\x00-\x20\x7f]/;
+
 /** An absolute-form target (`http://host/path?q`), which RFC 9112 §3.2.2 has servers accept; group 1 is its path and query. */
 const ABSOLUTE_TARGET = /^https?:\/\/[^/?#\s]*([/?][^\s]*)?$/i;
 
@@ -49,6 +54,8 @@ function originForm(line: string): string {
   const first = line.indexOf(' ');
   const last = line.lastIndexOf(' ');
   const target = line.slice(first + 1, last);
+  // A space or control byte in the target (uWS never answers one): percent-encode it.
+  if (TARGET_CONTROL.test(target)) throw new FramingError(400, 'malformed request target: spaces and control characters must be percent-encoded');
   if (target.startsWith('/')) return line;
   const absolute = ABSOLUTE_TARGET.exec(target);
   if (absolute === null) throw new FramingError(400, 'malformed request target: send a path such as /markets');
@@ -95,6 +102,8 @@ export function rewriteHead(
     const raw = line.slice(0, colon);
     const name = raw.replaceAll('_', '-');
     const value = valueOf(line, colon + 1);
+    // uWS 20.30 never answers a value with a control byte (tab aside): say so.
+    if (VALUE_CONTROL.test(value)) throw new FramingError(400, `${raw}: control characters in a header value`);
     const lower = name.toLowerCase();
     // The rename is for the contract's SVC_ names. A proxy in front of pmx does not know that
     // Content_Length or X_Forwarded_For become framing or forwarding headers here: honouring them
@@ -157,6 +166,8 @@ function isOws(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
+const MAX_TRAILERS = 32;
+
 /**
  * Decodes a chunked body from a byte stream, bounded in size: past `limit` it is refused (413);
  * past `keep` it is still read to its end but no longer stored (the server refuses it from its
@@ -165,6 +176,8 @@ function isOws(code: number): boolean {
 export class ChunkedBody {
   private state: 'size' | 'data' | 'data-crlf' | 'trailer' = 'size';
   private line = '';
+  /** Trailer fields read (and dropped): bounded, or a client could send them for ever. */
+  private trailers = 0;
   private remaining = 0;
   /** The decoded bytes kept so far, copied out of the input: a view per chunk kept every input
    * buffer it came from alive, ≈ 140 B of heap per 1-byte chunk (6 bytes on the wire). */
@@ -217,6 +230,8 @@ export class ChunkedBody {
         this.state = 'size';
       } else if (line === '') {
         return { end: i, done: true };
+      } else if (++this.trailers > MAX_TRAILERS) {
+        throw new FramingError(431, `too many trailer fields: at most ${MAX_TRAILERS}`);
       }
     }
     return { end: i, done: false };

@@ -21,15 +21,22 @@ function copyHeaders(req: HttpRequest): Record<string, string> {
   return headers;
 }
 
+/** Control characters: in no id, slug or path segment any route takes. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function copyParams(req: HttpRequest, names: readonly string[]): Record<string, string> {
   const params: Record<string, string> = Object.create(null);
   for (let i = 0; i < names.length; i++) {
     const raw = req.getParameter(i) ?? '';
+    let value: string;
     try {
-      params[names[i]!] = raw.includes('%') ? decodeURIComponent(raw) : raw;
+      value = raw.includes('%') ? decodeURIComponent(raw) : raw;
     } catch {
       throw new HttpError(400, `invalid path parameter: ${names[i]}`);
     }
+    // A decoded NUL reached Postgres, which refused the query (a 503 "retry" for a bad id).
+    if (CONTROL.test(value)) throw new HttpError(400, `invalid path parameter: ${names[i]} (control characters)`);
+    params[names[i]!] = value;
   }
   return params;
 }

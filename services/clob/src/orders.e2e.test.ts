@@ -206,6 +206,11 @@ describe('cancelling and listing', () => {
     expect((await mm.authed('DELETE', '/orders', [upper, id])).body).toEqual({ canceled: [id], not_canceled: {} });
     expect(h.app.core.openOrders.get(id)).toBeUndefined();
     expect((await mm.authed('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [], not_canceled: { [id]: "the order can't be found - already canceled or matched" } });
+    // A decoded NUL reached Postgres: 503 "retry shortly" for ever. Now a path with a control
+    // character is a bad request, and an id of no order's form is not found without a lookup.
+    const nul = await mm.authed('GET', '/data/order/abc%00');
+    expect([nul.status, nul.body]).toEqual([400, { error: 'invalid path parameter: id (control characters)' }]);
+    expect((await mm.authed('GET', '/data/order/abc')).status).toBe(404);
   });
 
   it("answers every id of a cancel even when one id's cancel fails", async () => {

@@ -189,6 +189,8 @@ export function orderRoutes(
       options: { before: known },
       handler: async (ctx) => {
         const id = orderIdOf(ctx.params.id ?? '');
+        // No order has another form of id: nothing to look up.
+        if (!/^0x[0-9a-f]{64}$/.test(id)) throw new HttpError(404, 'order not found');
         const owner = key(ctx).apiKey;
         const open = openOrders.get(id);
         if (open !== undefined && open.owner === owner) return { body: wireOrder(open, markets) };
