@@ -25,6 +25,9 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 function required(ctx: RequestContext<any>, name: string): string {
   const value = ctx.header(name);
   if (value === undefined || value === '') throw new HttpError(401, `missing header ${name}`);
+  // Repeated headers (or both spellings, SVC_X and SVC-X) arrive joined with ", "; no auth value
+  // holds a comma, and naming the repeat beats "must be Unix seconds" for "123, 123".
+  if (value.includes(',')) throw new HttpError(401, `${name} sent more than once`);
   return value;
 }
 

@@ -85,6 +85,15 @@ describe('level 2: API key and HMAC', () => {
     expect(await trader.send('GET', '/data/orders', { headers })).toMatchObject({ status: 401, body: { error: message } });
   });
 
+  it('names a header sent twice, in one spelling or both', async () => {
+    const headers = trader.l2Headers('GET', '/data/orders');
+    const both = { ...headers, 'SVC-TIMESTAMP': headers['SVC_TIMESTAMP']! };
+    expect(await trader.send('GET', '/data/orders', { headers: both })).toMatchObject({ status: 401, body: { error: 'SVC_TIMESTAMP sent more than once' } });
+    const wallet = { ...(await trader.l1Headers()) };
+    const twice = { ...wallet, 'SVC-ADDRESS': wallet['SVC_ADDRESS']! };
+    expect(await trader.send('POST', '/auth/api-key', { headers: twice })).toMatchObject({ status: 401, body: { error: 'SVC_ADDRESS sent more than once' } });
+  });
+
   it('refuses a wrong HMAC, a signature over another body, a stale timestamp, a wrong passphrase, an unknown key and another address', async () => {
     const base = trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}');
     const cases: [Record<string, string>, RegExp][] = [
