@@ -14,6 +14,14 @@ describe('forwardedClientIp', () => {
     expect(forwardedClientIp(' , ', 1)).toBeUndefined();
   });
 
+  it('drops the port or brackets some proxies write, so each source port is not a budget of its own', () => {
+    expect(forwardedClientIp('6.6.6.6, 1.2.3.4:5678', 1)).toBe('1.2.3.4');
+    expect(forwardedClientIp('[2001:db8:1:2::7]:443', 1)).toBe('2001:db8:1:2::7');
+    expect(forwardedClientIp('[2001:db8:1:2::7]', 1)).toBe('2001:db8:1:2::7');
+    expect(rateLimitKeyOfIp(forwardedClientIp('[2001:db8:1:2::7]:443', 1)!)).toBe('2001:db8:1:2::/64');
+    expect(forwardedClientIp('2001:db8::1', 1)).toBe('2001:db8::1');
+  });
+
   it('prints IPv4-mapped IPv6 peers as IPv4', () => {
     expect(normaliseAddress('0000:0000:0000:0000:0000:ffff:7f00:0001')).toBe('127.0.0.1');
     expect(normaliseAddress('::ffff:10.1.2.3')).toBe('10.1.2.3');

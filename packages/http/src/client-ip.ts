@@ -30,7 +30,19 @@ export function forwardedClientIp(forwardedFor: string | undefined, trustedProxy
   if (trustedProxyHops <= 0 || forwardedFor === undefined || forwardedFor === '') return undefined;
   const hops = forwardedFor.split(',');
   const chosen = hops[Math.max(0, hops.length - trustedProxyHops)]!.trim();
-  return chosen === '' ? undefined : normaliseAddress(chosen);
+  return chosen === '' ? undefined : normaliseAddress(withoutPort(chosen));
+}
+
+/**
+ * The address of an entry some proxies write with its port (`1.2.3.4:5678`, `[2001:db8::1]:443`)
+ * or in brackets: kept whole, each source port would be a budget of its own in the rate limits,
+ * and an IPv6 client would lose its /64 grouping.
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
+  if (bracketed !== null) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
+  return v4 === null ? entry : v4[1]!;
 }
 
 /**

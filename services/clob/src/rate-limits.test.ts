@@ -95,6 +95,10 @@ describe('clob rate limits per API key', () => {
     }
     expect(Object.fromEntries(statuses)).toEqual({ 200: 50, 429: 5950 });
     expect(await status(() => edge(ctx('10.4.0.1', undefined, book)))).toBe(200);
+    // The health check's other name has the same cap of its own (it had only the general one).
+    const ok = { method: 'GET', path: '/ok' };
+    for (let i = 0; i < 50; i++) expect(await status(() => edge(ctx('10.4.0.9', undefined, ok)))).toBe(200);
+    expect(await status(() => edge(ctx('10.4.0.9', undefined, ok)))).toBe(429);
     // The general window still holds across routes: 5000 in all.
     const other = { method: 'GET', path: '/tick-size' };
     for (let i = 0; i < 4949; i++) await edge(ctx('10.4.0.1', undefined, other));

@@ -15,6 +15,8 @@ const perWindow = (limit: number) => createRateLimiter({ limit, windowMs: TEN_SE
 /** Per-endpoint caps per 10 s, by "METHOD path pattern". */
 const ENDPOINT_CAPS: Record<string, number> = {
   'GET /': 50,
+  // The official client's health check under the name the real service also answers.
+  'GET /ok': 50,
   'GET /book': 200,
   'POST /books': 80,
   'GET /price': 200,
