@@ -1,6 +1,6 @@
 // The trading-write limits per API key count only requests whose key auth has verified: naming a
 // key (keys are public: trades show them) does not use up its owner's budget.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, type Hook, type RequestContext } from '@pmx/http';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { clobRateLimits } from './rate-limits.ts';
@@ -24,6 +24,15 @@ const status = async (run: () => unknown) => {
     return error instanceof HttpError ? error.status : 500;
   }
 };
+
+// The windows are fixed 10 s windows of the clock: a test's thousands of requests must all fall in
+// one, or a window boundary crossed mid-test (on a loaded machine) resets the counts under it.
+beforeEach(() => {
+  vi.spyOn(Date, 'now').mockReturnValue(1_700_000_001_000);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('clob rate limits per API key', () => {
   it('are not used up by requests that fail auth, and are by those that pass', async () => {
