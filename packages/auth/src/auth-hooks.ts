@@ -83,8 +83,9 @@ export function apiKeyAuth(store: ApiKeyStore, options: AuthOptions): Hook<ApiKe
     if (!sameText(record.passphrase, passphrase)) throw new HttpError(401, 'SVC_PASSPHRASE does not match the API key');
     if (address.toLowerCase() !== record.address) throw new HttpError(401, 'SVC_ADDRESS is not the address of the API key');
     const request = { timestamp, method: ctx.method, path: ctx.path, body: ctx.rawBody };
-    if (parseL2Signature(signature) === undefined) throw new HttpError(401, 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)');
-    if (!verifyL2(record.secret, request, signature)) throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
+    const provided = parseL2Signature(signature);
+    if (provided === undefined) throw new HttpError(401, 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)');
+    if (!verifyL2(record.secret, request, provided)) throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
     ctx.locals.apiKey = record;
   };
 }

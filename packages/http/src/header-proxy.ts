@@ -9,8 +9,8 @@
 // async handler. GETs of routes that answer at once may instead share a few connections to uWS
 // with other clients' (get-lanes.ts), which saves the front a write and a read to uWS per GET.
 
-import { errorBody, type ErrorShape } from './error-shape.ts';
 import net from 'node:net';
+import { errorBody, type ErrorShape } from './error-shape.ts';
 import { GetLanes, connectUpstream, type LaneRequest, type LaneTarget } from './get-lanes.ts';
 import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
 import { HEAD_END, ResponseRelay } from './response-relay.ts';

@@ -41,9 +41,12 @@ export function parseL2Signature(signature: string): Buffer | undefined {
   return undefined;
 }
 
-/** True when `signature` (see parseL2Signature) is the HMAC of the request under `secret`. Compared in constant time. */
-export function verifyL2(secret: string, request: L2Request, signature: string): boolean {
-  const provided = parseL2Signature(signature);
+/**
+ * True when `signature` — the header (see parseL2Signature), or the bytes it parsed to — is the
+ * HMAC of the request under `secret`. Compared in constant time.
+ */
+export function verifyL2(secret: string, request: L2Request, signature: string | Buffer): boolean {
+  const provided = Buffer.isBuffer(signature) ? signature : parseL2Signature(signature);
   if (provided === undefined || provided.length !== 32) return false;
   return timingSafeEqual(l2Digest(secret, request), provided);
 }

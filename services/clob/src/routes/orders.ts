@@ -80,13 +80,17 @@ function wireOrder(order: OrderRecord, markets: MarketRegistry, status: OrderSta
   };
 }
 
+/** Every order id pmx issues: the order's EIP-712 hash. */
+const ORDER_ID = /^0x[0-9a-f]{64}$/;
+
 /**
  * An order id as pmx writes it (`0x` and 64 lower-case hex digits) whatever case the client sent:
  * a bot that upper-cases hex was told its live order "can't be found". Anything else stays as sent
  * (and is found nowhere).
  */
 function orderIdOf(id: string): string {
-  return /^0[xX][0-9a-fA-F]{64}$/.test(id) ? `0x${id.slice(2).toLowerCase()}` : id;
+  const lower = id.toLowerCase();
+  return ORDER_ID.test(lower) ? lower : id;
 }
 
 /** Order ids from a cancel body: {orderID} / {orderId}, or an array of ids. */
@@ -190,7 +194,7 @@ export function orderRoutes(
       handler: async (ctx) => {
         const id = orderIdOf(ctx.params.id ?? '');
         // No order has another form of id: nothing to look up.
-        if (!/^0x[0-9a-f]{64}$/.test(id)) throw new HttpError(404, 'order not found');
+        if (!ORDER_ID.test(id)) throw new HttpError(404, 'order not found');
         const owner = key(ctx).apiKey;
         const open = openOrders.get(id);
         if (open !== undefined && open.owner === owner) return { body: wireOrder(open, markets) };

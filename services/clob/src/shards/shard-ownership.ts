@@ -46,15 +46,14 @@ export class ShardOwnership {
     private readonly count: number,
     private held: { connection: Reserved; pid: number },
     private readonly onLost: (error: Error) => void,
-    checkMs: number,
   ) {
-    this.timer = setInterval(() => void this.check(), checkMs);
+    this.timer = setInterval(() => void this.check(), CHECK_MS);
     this.timer.unref();
   }
 
   /** Takes shards 0 … count − 1, or none: throws StartRefusal when another process owns one. */
-  static async claim(sql: Sql, count: number, onLost: (error: Error) => void, options: { checkMs?: number } = {}): Promise<ShardOwnership> {
-    return new ShardOwnership(sql, count, await take(sql, count), onLost, options.checkMs ?? CHECK_MS);
+  static async claim(sql: Sql, count: number, onLost: (error: Error) => void): Promise<ShardOwnership> {
+    return new ShardOwnership(sql, count, await take(sql, count), onLost);
   }
 
   /** Whether this process's session still holds every shard's lock (false when Postgres says not). */
