@@ -2,6 +2,7 @@
 // shared lanes for others, HTTP/1.0 gets an answer instead of silence, header values pass byte for
 // byte, and clients that never close or never read are let go of after the idle time. And a HEAD
 // is answered with a head alone, so a client reading no body after it stays in step.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
@@ -10,15 +11,32 @@ import { rawSession, serveForTest, type TestServer } from './test-server.ts';
 import type { Route } from './route.ts';
 
 const IDLE_MS = 200;
-const BIG = 'x'.repeat(16 * 1024 * 1024);
+/** The largest buffer the kernel may give a TCP socket's `key` side (tcp_rmem / tcp_wmem). */
+const tcpBufferMax = (key: 'rmem' | 'wmem') => Number(readFileSync(`/proc/sys/net/ipv4/tcp_${key}`, 'utf8').trim().split(/\s+/)[2] ?? 0);
+// An answer no socket buffers can hold whole: the client's receive buffer and the front's send
+// buffer together, and 16 MiB more. (With a fixed 16 MiB, a machine whose tcp_rmem allows 32 MiB
+// took the whole answer into the kernel, leaving the front nothing unwritten to notice.)
+const BIG = 'x'.repeat(tcpBufferMax('rmem') + tcpBufferMax('wmem') + 16 * 1024 * 1024);
 const routes: Route[] = [
   { method: 'GET', path: '/whoami', options: { immediate: true }, handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }) },
-  { method: 'GET', path: '/big', options: { immediate: true }, handler: () => ({ body: { big: BIG } }) },
+  {
+    method: 'GET',
+    path: '/big',
+    options: { immediate: true },
+    handler: () => {
+      // Serialising and handing uWS tens of MiB holds this process's event loop for up to a
+      // second here: a timer set now fires once the answer has begun to flow.
+      setTimeout(() => bigAnswered.forEach((answered) => answered()), 0);
+      return { body: { big: BIG } };
+    },
+  },
   { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { text: ctx.rawBody.toString(), expect: ctx.header('expect') ?? null } }) },
 ];
 
 let server: TestServer;
 let front: HeaderProxy;
+/** Called once the server has answered GET /big. */
+const bigAnswered = new Set<() => void>();
 
 beforeAll(async () => {
   server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1 });
@@ -178,23 +196,77 @@ describe('the front with misbehaving clients', () => {
     socket.destroy();
   });
 
-  it('cuts off a client that does not read its answer for the idle time', async () => {
-    const received = await new Promise<{ bytes: number; closed: boolean }>((resolve) => {
-      const socket = net.connect(front.port, '127.0.0.1', () => socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'));
+  it('answers every request a client sent whole before half-closing, then ends; a request cut short by the close gets none', async () => {
+    /** Writes the bytes, half-closes at once (as `nc -N` does), and reads until the front ends. */
+    const halfClose = (payload: string) =>
+      new Promise<{ text: string; ended: boolean }>((resolve) => {
+        const socket = net.connect({ port: front.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(payload));
+        let text = '';
+        let ended = false;
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => (ended = true));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve({ text, ended }));
+        setTimeout(() => socket.destroy(), 3000);
+      });
+    const post = (text: string) => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${text.length}\r\n\r\n${text}`;
+    // A POST on the client's own connection, a GET on a shared lane, another POST: all answered.
+    const whole = await halfClose(post('first') + who('second') + post('third'));
+    expect(whole.ended).toBe(true);
+    expect(whole.text.match(/HTTP\/1\.1 200/g)).toHaveLength(3);
+    expect(whole.text.indexOf('"text":"first"')).toBeLessThan(whole.text.indexOf('"key":"second"'));
+    expect(whole.text.indexOf('"key":"second"')).toBeLessThan(whole.text.indexOf('"text":"third"'));
+    // A lone GET on a lane, the commonest case.
+    expect(bodyOf((await halfClose(who('lone'))).text)).toEqual({ key: 'lone' });
+    // A body, a chunked body and a head the close cut short: nothing to answer, the front just ends.
+    const started = performance.now();
+    for (const cut of [post('first') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n', 'GET /whoami HTTP/1.1\r\nHost: x\r\n']) {
+      const answered = await halfClose(cut);
+      expect(answered.ended).toBe(true);
+      expect((answered.text.match(/HTTP\/1\.1 /g) ?? []).length).toBe(cut.startsWith(post('first')) ? 1 : 0);
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  /**
+   * A client that asks for GET /big and does not read it; with `before`, it first sends that
+   * request, reads its answer and sits idle past the idle time. Bytes it got, and whether the
+   * front closed it before it read on.
+   */
+  const notReading = (before?: string) =>
+    new Promise<{ bytes: number; closed: boolean }>((resolve) => {
+      const socket = net.connect(front.port, '127.0.0.1');
       let bytes = 0;
       let closed = false;
-      socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
       socket.on('error', () => {});
       socket.on('close', () => (closed = true));
-      socket.pause();
-      setTimeout(() => socket.resume(), 6 * IDLE_MS);
-      setTimeout(() => {
-        socket.destroy();
-        resolve({ bytes, closed });
-      }, 6 * IDLE_MS + 1500);
+      const askForBig = () => {
+        socket.removeAllListeners('data');
+        socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        socket.pause();
+        socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n');
+      };
+      // Read on only long after the answer began to flow (a fixed delay from the request raced
+      // the server's serialising of it on a slow machine: the client had read all of it).
+      const answered = () => {
+        bigAnswered.delete(answered);
+        setTimeout(() => socket.resume(), 6 * IDLE_MS);
+        setTimeout(() => {
+          socket.destroy();
+          resolve({ bytes, closed });
+        }, 6 * IDLE_MS + 1500);
+      };
+      bigAnswered.add(answered);
+      if (before === undefined) return void socket.once('connect', askForBig);
+      socket.once('connect', () => socket.write(before));
+      socket.once('data', () => setTimeout(askForBig, 3 * IDLE_MS));
     });
-    expect(received.closed).toBe(true);
-    expect(received.bytes).toBeLessThan(BIG.length);
+
+  it('cuts off a client that does not read its answer for the idle time, also after an idle spell', async () => {
+    for (const received of [await notReading(), await notReading(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi`)]) {
+      expect(received.closed).toBe(true);
+      expect(received.bytes).toBeLessThan(BIG.length);
+    }
   });
 });
 

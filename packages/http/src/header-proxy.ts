@@ -103,17 +103,31 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
    */
   let closing: NodeJS.Timeout | undefined;
   const endClient = (last?: string | Buffer) => {
-    // Gone already (the client dropped, and its upstream closes after): nothing to wait for.
-    if (client.destroyed) return;
+    // Gone already (the client dropped, and its upstream closes after), or ended: nothing to add.
+    if (client.destroyed || !client.writable) return;
     if (last === undefined) client.end();
     else client.end(last);
     closing ??= setTimeout(() => client.destroy(), options.idleTimeoutMs).unref();
   };
+  /** The client has ended its side (half-close): its complete requests are still answered. */
+  let clientEnded = false;
   /** The answer in flight is through (or can no longer be followed): read the client on. */
   const release = () => {
     awaiting = false;
     client.resume();
     consume();
+    if (clientEnded) finishEnded();
+  };
+  /**
+   * After a half-close, once nothing the client sent can still be answered: a request cut short
+   * by the end (a body that will never complete) ends the connection to uWS, which closes, and
+   * the client's side ends with it; otherwise the client's side ends once the last answer is out.
+   */
+  const finishEnded = () => {
+    if (!inHead) {
+      if (upstream === undefined) endClient();
+      else upstream.end();
+    } else if (!awaiting) endClient();
   };
   /**
    * A request must arrive whole within the idle time, timed from its first byte: its head, and a
@@ -272,7 +286,11 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   // A client on the lanes only has no connection of its own for uWS to time out: the front does,
   // after the same idle time. One that has not taken an answer for that long (its socket's buffer
   // full, nothing written since) is cut off, as uWS cuts off a slow reader.
-  client.setTimeout(options.idleTimeoutMs, () => {
+  // Every idle spell, not the first only: `setTimeout`'s own callback is a once-listener, so until
+  // 2026-11-24 a client idle once (on its own connection, or while its answer was being made)
+  // could afterwards stop reading and be held for ever.
+  client.setTimeout(options.idleTimeoutMs);
+  client.on('timeout', () => {
     if (client.writableLength > 0) client.destroy();
     else if (upstream === undefined && !awaiting) endClient();
   });
@@ -284,11 +302,13 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     client.destroy();
     upstream?.destroy();
   });
-  // A client that ends its side has nothing more to send: requests still held are dropped (its
-  // own socket ends with it, so their answers could not reach it).
+  // A client that ends its side (half-close, as `nc -N` or a script's shutdown(SHUT_WR) do) still
+  // gets the answers to the requests it sent whole: the socket is half-open (allowHalfOpen), and
+  // the front ends its side after them. Until 2026-11-24 the socket ended with the client's side,
+  // so such a client never heard that its order was placed.
   client.on('end', () => {
-    pending = Buffer.alloc(0);
-    upstream?.end();
+    clientEnded = true;
+    finishEnded();
   });
   client.on('close', () => {
     clearTimeout(closing);
@@ -313,7 +333,7 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
   settings.badGateway = Buffer.from(ownAnswer(502, 'Bad Gateway', badGateway, settings.corsLine), 'latin1');
   const lanes = settings.sharedPath === undefined ? undefined : new GetLanes(options.target, options.lanes);
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
+  const server = net.createServer({ allowHalfOpen: true }, (client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     handle(client, settings, lanes);
