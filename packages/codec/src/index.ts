@@ -2,3 +2,4 @@
 export * from './decimal.ts';
 export * from './order-terms.ts';
 export * from './iso-date.ts';
+export * from './hex.ts';

@@ -4,7 +4,7 @@
 // Every problem with the order is an IntakeError carrying the real service's message; a market
 // closed or cancel-only is a 503 HttpError (not the order's fault).
 
-import { impliedPrice, orderTerms, parseBaseUnits, formatUnits, type OrderTerms } from '@pmx/codec';
+import { BYTES32_HEX, impliedPrice, orderTerms, parseBaseUnits, formatUnits, type OrderTerms } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { OrderWithSignature } from '@pmx/signing';
@@ -33,7 +33,6 @@ const ORDER_FIELDS = new Set([
   'signatureType', 'signature', 'timestamp', 'metadata', 'builder', 'conditionId',
 ]);
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const DIGITS = /^[0-9]{1,78}$/;
 const ZERO32 = `0x${'0'.repeat(64)}`;
@@ -124,8 +123,8 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
     side,
     signatureType,
     timestamp,
-    metadata: o.metadata === undefined ? ZERO32 : text(o.metadata, 'metadata', BYTES32),
-    builder: o.builder === undefined ? ZERO32 : text(o.builder, 'builder', BYTES32),
+    metadata: o.metadata === undefined ? ZERO32 : text(o.metadata, 'metadata', BYTES32_HEX),
+    builder: o.builder === undefined ? ZERO32 : text(o.builder, 'builder', BYTES32_HEX),
     signature: text(o.signature, 'signature', SIGNATURE),
   };
   return {

@@ -2,7 +2,7 @@
 // an address, read balances, register proxy wallets, read (and reset) where orders spend their
 // time. `pmx` (the CLI) wraps these.
 
-import { parseDecimal, parseIsoDate } from '@pmx/codec';
+import { BYTES32_HEX, parseDecimal, parseIsoDate } from '@pmx/codec';
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { BookCache } from '../market-data/book-cache.ts';
@@ -63,7 +63,7 @@ export function parseNewMarket(raw: unknown): NewMarket {
   const endDate = str(body, 'end_date_iso', undefined, true);
   if (endDate !== '' && parseIsoDate(endDate) === undefined) throw new HttpError(400, 'end_date_iso must be an ISO 8601 date or date-time, e.g. 2026-12-31T12:00:00Z');
   return {
-    conditionId: str(body, 'condition_id', /^0x[0-9a-fA-F]{64}$/).toLowerCase(),
+    conditionId: str(body, 'condition_id', BYTES32_HEX).toLowerCase(),
     question: str(body, 'question'),
     tokens: [parsed[0]!.id, parsed[1]!.id],
     outcomes: [parsed[0]!.outcome, parsed[1]!.outcome],

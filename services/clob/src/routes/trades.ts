@@ -3,6 +3,7 @@
 // @pmx/ledger.
 
 import type { ClickHouseClient } from '@clickhouse/client';
+import { BYTES32_HEX } from '@pmx/codec';
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
 import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, MAX_BATCH_PRICE_HISTORY_MARKETS, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
@@ -10,7 +11,6 @@ import type { ApiKeyLocals } from '@pmx/auth';
 import { CURSOR_END, cursorOffset, encodeCursor } from './token-param.ts';
 
 const PAGE = 100;
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
 function seconds(value: string | null, name: string): number | undefined {
   if (value === null || value === '') return undefined;
@@ -53,7 +53,7 @@ function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: un
  * token gets an empty history, as from the real service), so it is refused with what to send.
  */
 function tokenIdsOnly(ids: readonly string[]): void {
-  const condition = ids.find((id) => BYTES32.test(id)); // a condition id, as token ids are decimal
+  const condition = ids.find((id) => BYTES32_HEX.test(id)); // a condition id, as token ids are decimal
   if (condition !== undefined) throw new HttpError(400, `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`);
 }
 
@@ -101,7 +101,7 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
       handler: async (ctx) => {
         // The official client's getBuilderTrades sends it as builder_code.
         const builder = text(ctx, 'builder') ?? text(ctx, 'builder_code');
-        if (builder === undefined || !BYTES32.test(builder)) throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
+        if (builder === undefined || !BYTES32_HEX.test(builder)) throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
         const offset = cursorOffset(ctx.query.get('next_cursor'));
         if (offset < 0) return { body: [] };
         return {
