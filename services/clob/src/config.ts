@@ -2,12 +2,12 @@
 // fresh machine after infra/setup.sh. Nothing else in this service reads process.env.
 
 import { availableParallelism } from 'node:os';
+import { ADDRESS_HEX } from '@pmx/codec';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing';
 import { ConfigError, connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const PORT = { min: 0, max: 65_535 };
 
 export interface ClobConfig {
@@ -73,7 +73,7 @@ function reachable(host: string): string {
 /** A comma-separated list of addresses; an entry that is not one is a config error, not a balance. */
 function envAddresses(env: Env, name: string): string[] {
   const list = envList(env, name, []);
-  const bad = list.find((address) => !ADDRESS.test(address));
+  const bad = list.find((address) => !ADDRESS_HEX.test(address));
   if (bad !== undefined) throw new ConfigError(name, `must be 0x-prefixed 20-byte addresses separated by commas, got "${bad}"`);
   return list;
 }
@@ -98,8 +98,8 @@ export function loadClobConfig(env: Env): ClobConfig {
     redisPrefix: connections.redisPrefix,
     operatorKey: envOperatorKey(env, host),
     chainId: envInt(env, 'PMX_CHAIN_ID', DEFAULT_CHAIN_ID, { min: 1 }),
-    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', DEFAULT_EXCHANGE, ADDRESS, 'a 0x-prefixed 20-byte address'),
-    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', DEFAULT_NEG_RISK_EXCHANGE, ADDRESS, 'a 0x-prefixed 20-byte address'),
+    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', DEFAULT_EXCHANGE, ADDRESS_HEX, 'a 0x-prefixed 20-byte address'),
+    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', DEFAULT_NEG_RISK_EXCHANGE, ADDRESS_HEX, 'a 0x-prefixed 20-byte address'),
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),

@@ -2,7 +2,7 @@
 // to columns, and `…Ids` arrays mapped to link replacements. Unknown fields are refused, so a
 // typo does not silently do nothing.
 
-import { parseIsoDate } from '@pmx/codec';
+import { ADDRESS_HEX, parseIsoDate } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
 import type { LinkReplacement } from '../store/catalog-writes.ts';
 import type { LinkTable } from '../store/catalog-reads.ts';
@@ -30,7 +30,6 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,198}[a-z0-9])?$/;
 export function isSlug(text: string): boolean {
   return SLUG.test(text);
 }
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** An amount given as a string: plain decimal digits, with an optional fraction. */
 const DECIMAL = /^\d{1,19}(?:\.\d{1,18})?$/;
 const MAX_TEXT = 20_000;
@@ -80,7 +79,7 @@ function fieldValue(name: string, kind: FieldKind, value: unknown): unknown {
       }
       return value;
     case 'address':
-      if (typeof value !== 'string' || !ADDRESS.test(value)) throw bad(`${name} must be a 0x-prefixed 20-byte hex address`);
+      if (typeof value !== 'string' || !ADDRESS_HEX.test(value)) throw bad(`${name} must be a 0x-prefixed 20-byte hex address`);
       return value.toLowerCase();
     case 'creator':
       if (typeof value !== 'string' || value.length > 200) throw bad(`${name} must be a string of at most 200 characters`);

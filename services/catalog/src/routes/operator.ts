@@ -2,6 +2,7 @@
 // profiles, delete comments. Each write waits until this process's projection shows it and
 // answers with the entity as the read API shows it; other catalog processes follow by NOTIFY.
 
+import { ADDRESS_HEX } from '@pmx/codec';
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type Route, type RequestContext } from '@pmx/http';
 import type { CatalogProjection } from '../projection/catalog-projection.ts';
@@ -12,7 +13,6 @@ import { EVENT_BODY, MARKET_BODY, PROFILE_BODY, SERIES_BODY, TAG_BODY, bodyObjec
 import { pathInteger } from './query-params.ts';
 
 const CONDITION_ID = /^0x[0-9a-fA-F]{1,64}$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 interface Kind {
   path: string;
@@ -172,7 +172,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       options: { before },
       handler: async (ctx) => {
         const address = ctx.params.address ?? '';
-        if (!ADDRESS.test(address)) throw new HttpError(400, 'address must be a 0x-prefixed 20-byte hex address');
+        if (!ADDRESS_HEX.test(address)) throw new HttpError(400, 'address must be a 0x-prefixed 20-byte hex address');
         const { columns } = parseBody(ctx.json(), PROFILE_BODY);
         const { id, changes } = await upsertProfile(sql, address.toLowerCase(), columns);
         await projection.enqueue(changes);

@@ -1,10 +1,9 @@
 // GET /public-profile?address= : a profile by its proxy wallet or its base (signer) address.
 
+import { ADDRESS_HEX } from '@pmx/codec';
 import { HttpError, type Route } from '@pmx/http';
 import type { CatalogProjection } from '../projection/catalog-projection.ts';
 import * as params from './query-params.ts';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export function profileRoutes(projection: CatalogProjection): Route[] {
   return [
@@ -13,7 +12,7 @@ export function profileRoutes(projection: CatalogProjection): Route[] {
       path: '/public-profile',
       handler: (ctx) => {
         const address = params.required(ctx.query, 'address');
-        if (!ADDRESS.test(address)) throw new HttpError(400, 'address must be a 0x-prefixed 20-byte hex address');
+        if (!ADDRESS_HEX.test(address)) throw new HttpError(400, 'address must be a 0x-prefixed 20-byte hex address');
         const { state, render } = projection.view;
         const profile = state.profileByAddress(address.toLowerCase());
         if (profile === undefined) throw new HttpError(404, 'id not found');

@@ -4,7 +4,7 @@
 // Every problem with the order is an IntakeError carrying the real service's message; a market
 // closed or cancel-only is a 503 HttpError (not the order's fault).
 
-import { BYTES32_HEX, impliedPrice, orderTerms, parseBaseUnits, formatUnits, type OrderTerms } from '@pmx/codec';
+import { ADDRESS_HEX, BYTES32_HEX, formatUnits, impliedPrice, orderTerms, parseBaseUnits, type OrderTerms } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { OrderWithSignature } from '@pmx/signing';
@@ -32,7 +32,6 @@ const ORDER_FIELDS = new Set([
   'salt', 'maker', 'signer', 'taker', 'tokenId', 'makerAmount', 'takerAmount', 'side', 'expiration', 'nonce', 'feeRateBps',
   'signatureType', 'signature', 'timestamp', 'metadata', 'builder', 'conditionId',
 ]);
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const DIGITS = /^[0-9]{1,78}$/;
 const ZERO32 = `0x${'0'.repeat(64)}`;
@@ -100,7 +99,7 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   if (side === undefined) throw payload('side must be BUY or SELL');
   // Fields of the first order version some clients still send: not signed in version 2 and not
   // used, but they must at least be what they claim to be.
-  if (o.taker !== undefined) text(o.taker, 'taker', ADDRESS);
+  if (o.taker !== undefined) text(o.taker, 'taker', ADDRESS_HEX);
   if (o.nonce !== undefined) uint(o.nonce, 'nonce');
   if (o.feeRateBps !== undefined) uint(o.feeRateBps, 'feeRateBps');
   const signatureType = Number(uint(o.signatureType, 'signatureType'));
@@ -115,8 +114,8 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const timestamp = uint(o.timestamp, 'timestamp');
   const signed: OrderWithSignature = {
     salt: uint(o.salt, 'salt'),
-    maker: text(o.maker, 'maker', ADDRESS),
-    signer: text(o.signer, 'signer', ADDRESS),
+    maker: text(o.maker, 'maker', ADDRESS_HEX),
+    signer: text(o.signer, 'signer', ADDRESS_HEX),
     tokenId,
     makerAmount: makerAmount.toString(),
     takerAmount: takerAmount.toString(),
