@@ -1,8 +1,10 @@
 // One front end per ledger: a second one on the same database is refused at start, whatever its
 // port, instead of running its own copy of the books and balances.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStartFailure } from '@pmx/config';
-import { testkitConfig } from '@pmx/testkit';
+import { connectPostgres } from '@pmx/db';
+import { createTestDatabase, testkitConfig } from '@pmx/testkit';
 import { createClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
 import { startClob, type Harness } from '../testing/clob-harness.ts';
@@ -65,4 +67,44 @@ describe('shard ownership', () => {
       await other.release();
     }
   });
+
+  it('keeps the shards through a slow spell of Postgres in which their session is lost (a failover), not halting on its own locks', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    // A link to Postgres that can be held up, as a failover or a congested network does.
+    let stalled = false;
+    const held: (() => void)[] = [];
+    const relay = net.createServer((client) => {
+      const server = net.connect(Number(new URL(db.url).port || 5432), new URL(db.url).hostname);
+      const pipe = (from: net.Socket, to: net.Socket) => from.on('data', (bytes: Buffer) => (stalled ? held.push(() => to.write(bytes)) : to.write(bytes)));
+      pipe(client, server);
+      pipe(server, client);
+      for (const socket of [client, server]) socket.on('error', () => {}).on('close', () => (client.destroy(), server.destroy()));
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const viaRelay = new URL(db.url);
+    viaRelay.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+    const sql = connectPostgres(viaRelay.href, { max: 4 });
+    const lost: Error[] = [];
+    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+    const lockHolder = async () => (await db.sql<{ pid: number; n: number }[]>`SELECT pid, count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY pid`)[0];
+    try {
+      const before = await lockHolder();
+      // Held up for two checks' time; the lock session is ended meanwhile. Both checks then find it
+      // gone at once: the first takes the locks again, and the second must not take that for a loss.
+      stalled = true;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await db.sql`SELECT pg_terminate_backend(${before!.pid})`;
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      stalled = false;
+      for (const send of held.splice(0)) send();
+      await expect.poll(async () => { const now = await lockHolder(); return now !== undefined && now.pid !== before!.pid && now.n === 2; }, { timeout: 10_000 }).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(lost).toEqual([]);
+    } finally {
+      await own.release();
+      await sql.end({ timeout: 1 });
+      relay.close();
+      await db.drop();
+    }
+  }, 30_000);
 });

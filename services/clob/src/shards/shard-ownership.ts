@@ -7,7 +7,10 @@
 // A session that drops while the process runs (Postgres restarted, a network cut, an idle-session
 // killer) takes the locks with it. So the locks are checked every few seconds from the pool: when
 // they are gone they are taken again on a new session, and if another process has them by then,
-// `onLost` is told (the front end halts trading: the other one runs the books).
+// `onLost` is told (the front end halts trading: the other one runs the books). One check at a
+// time: the next is timed from the end of the last. Until 2026-11-24 they ran on an interval, so
+// while Postgres was slow (a failover) checks piled up; when the session turned out gone, the first
+// took the locks again and the others found them taken (by this very process) and halted trading.
 
 import type { Sql } from '@pmx/db';
 import { StartRefusal } from '@pmx/config';
@@ -38,7 +41,7 @@ async function take(sql: Sql, count: number): Promise<{ connection: Reserved; pi
 }
 
 export class ShardOwnership {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private constructor(
@@ -47,7 +50,12 @@ export class ShardOwnership {
     private held: { connection: Reserved; pid: number },
     private readonly onLost: (error: Error) => void,
   ) {
-    this.timer = setInterval(() => void this.check(), CHECK_MS);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => void this.check().then(() => this.schedule()), CHECK_MS);
     this.timer.unref();
   }
 
@@ -79,7 +87,7 @@ export class ShardOwnership {
       console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
     } catch (error) {
       if (!(error instanceof StartRefusal)) return; // try again at the next check
-      clearInterval(this.timer);
+      this.closed = true;
       this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${error.message}`));
     }
   }
@@ -87,7 +95,7 @@ export class ShardOwnership {
   /** Gives the shards up (at close, once they have stopped). */
   async release(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
     // a session that still holds the locks (a dropped one has already let them go).
     if (!(await this.holding().catch(() => false))) return;
