@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Heartbeats } from './heartbeats.ts';
 
 function clocked(timeoutMs = 10_000) {
@@ -43,5 +43,19 @@ describe('Heartbeats', () => {
     heartbeats.beat('b', '');
     advance(600);
     expect(heartbeats.takeExpired()).toEqual(['a']);
+  });
+
+  it('measures silence in elapsed time: a step of the wall clock neither fires nor holds the switch', () => {
+    const wall = vi.spyOn(Date, 'now'); // before the switch is made, in case it reads Date.now
+    const heartbeats = new Heartbeats(10_000);
+    try {
+      heartbeats.beat('k', '');
+      wall.mockReturnValue(Date.UTC(2100, 0, 1)); // stepped forward by decades
+      expect(heartbeats.takeExpired()).toEqual([]);
+      wall.mockReturnValue(0); // and back
+      expect(heartbeats.beat('k', '')).toMatchObject({ ok: true });
+    } finally {
+      wall.mockRestore();
+    }
   });
 });

@@ -18,7 +18,12 @@ export class Heartbeats {
   constructor(
     /** How long a key may stay silent once armed, in ms. */
     readonly timeoutMs: number,
-    private readonly now: () => number = Date.now,
+    /**
+     * A monotonic clock: silence is elapsed time. With the wall clock (until 2026-11-24) a clock
+     * stepped forward (NTP, a resumed VM) cancelled every armed key's orders at once, and one
+     * stepped back kept a dead bot's orders live for the step.
+     */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** A heartbeat of `apiKey` carrying `id` ("" to arm, or after the switch fired). */
