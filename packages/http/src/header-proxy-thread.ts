@@ -18,8 +18,8 @@ export async function startHeaderProxyThread(options: HeaderProxyOptions): Promi
   const port = (await pool.run(null)) as number;
   return {
     port,
-    async close() {
-      await pool.run(null, { name: 'close' });
+    async close({ graceMs = 0 } = {}) {
+      await pool.run(graceMs, { name: 'close' });
       await pool.destroy();
     },
   };

@@ -10,6 +10,6 @@ export default async function port(): Promise<number> {
   return (await proxy).port;
 }
 
-export async function close(): Promise<void> {
-  await (await proxy).close();
+export async function close(graceMs: number): Promise<void> {
+  await (await proxy).close({ graceMs });
 }

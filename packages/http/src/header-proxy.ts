@@ -52,7 +52,12 @@ export interface HeaderProxyOptions {
 
 export interface HeaderProxy {
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting at once and ends idle clients; a client with a request up keeps its
+   * connection until that answer is passed on (then it is ended), for up to `graceMs` (default 0),
+   * after which every connection left is dropped.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs' | 'errorShape'>> & {
@@ -77,7 +82,7 @@ function ownAnswer(status: number, reason: string, body: string, corsLine: strin
  * the next is held, unread, until the answer to the one before has been passed on whole
  * (response-relay.ts), so answers keep the client's order.
  */
-function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | undefined): void {
+function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | undefined): () => void {
   let upstream: net.Socket | undefined;
   client.setNoDelay(true);
   const clientIp = client.remoteAddress?.replace(/^::ffff:/, '') ?? '';
@@ -111,9 +116,12 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
   };
   /** The client has ended its side (half-close): its complete requests are still answered. */
   let clientEnded = false;
+  /** The front is closing: the answer in flight is passed on, then the connection ends. */
+  let draining = false;
   /** The answer in flight is through (or can no longer be followed): read the client on. */
   const release = () => {
     awaiting = false;
+    if (draining) return endClient();
     client.resume();
     consume();
     if (clientEnded) finishEnded();
@@ -315,6 +323,10 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     clearTimeout(deadline);
     upstream?.destroy();
   });
+  return () => {
+    draining = true;
+    if (!awaiting) endClient();
+  };
 }
 
 export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderProxy> {
@@ -332,11 +344,11 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
   const badGateway = errorBody(settings.errorShape, 502, 'the server behind the front did not answer');
   settings.badGateway = Buffer.from(ownAnswer(502, 'Bad Gateway', badGateway, settings.corsLine), 'latin1');
   const lanes = settings.sharedPath === undefined ? undefined : new GetLanes(options.target, options.lanes);
-  const sockets = new Set<net.Socket>();
+  /** Each client's socket, and what ends it once its answer in flight is through. */
+  const sockets = new Map<net.Socket, () => void>();
   const server = net.createServer({ allowHalfOpen: true }, (client) => {
-    sockets.add(client);
+    sockets.set(client, handle(client, settings, lanes));
     client.on('close', () => sockets.delete(client));
-    handle(client, settings, lanes);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -344,11 +356,24 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
       const address = server.address() as net.AddressInfo;
       resolve({
         port: address.port,
-        close: () =>
+        close: ({ graceMs = 0 } = {}) =>
           new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            lanes?.close();
-            server.close(() => done());
+            // Until 2026-11-24 every client was dropped at once: one whose order was being placed
+            // got no answer, though the order went through.
+            let timer: NodeJS.Timeout | undefined;
+            let finished = false;
+            const finish = () => {
+              if (finished) return;
+              finished = true;
+              clearTimeout(timer);
+              for (const socket of sockets.keys()) socket.destroy();
+              lanes?.close();
+              done();
+            };
+            // Called once every client connection is closed.
+            server.close(finish);
+            for (const drain of sockets.values()) drain();
+            if (sockets.size > 0) timer = setTimeout(finish, graceMs);
           }),
       });
     });

@@ -2,6 +2,7 @@
 // socket; uWS's own TCP port stays for direct clients; closing removes the socket file. Answers
 // that uWS gives without reading a body (404, 405, 413) reach the client through the front.
 import { readdir } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createHttpServer } from './http-server.ts';
@@ -54,5 +55,41 @@ describe('serve', () => {
     } finally {
       await served.close({ graceMs: 100 });
     }
+  });
+
+  it('closes with a grace: a client of the front with a request up gets its answer, an idle one is let go of at once', async () => {
+    let handled = 0;
+    const slow: Route = {
+      method: 'POST',
+      path: '/order',
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        handled++;
+        return { body: { success: true } };
+      },
+    };
+    const served = await serve(createHttpServer({ routes: [...routes, slow], errorShape: 'simple' }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    /** What a client got on its connection, and when the connection closed. */
+    const session = (request: string | undefined) =>
+      new Promise<{ text: string; closedAt: number }>((resolve) => {
+        const socket = net.connect(served.port, '127.0.0.1', () => request !== undefined && socket.write(request));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve({ text, closedAt: performance.now() }));
+      });
+    const inFlight = session('POST /order HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\nContent-Length: 2\r\n\r\n{}');
+    const idle = session(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closingAt = performance.now();
+    const closed = served.close({ graceMs: 2000 });
+    const [answered, letGo] = await Promise.all([inFlight, idle]);
+    await closed;
+    // Until 2026-11-24 the front dropped every client at once: the order was placed, its client
+    // got nothing.
+    expect(answered.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\{"success":true\}$/);
+    expect(handled).toBe(1);
+    expect(letGo.closedAt - closingAt).toBeLessThan(150);
+    expect(performance.now() - closingAt).toBeLessThan(1500);
   });
 });

@@ -76,8 +76,9 @@ export async function serve(server: HttpServer, options: ServeOptions): Promise<
     host: options.host,
     port: front.port,
     directPort: listening.port,
+    // The front first, with the grace: its clients' answers in flight still come from uWS.
     async close(o) {
-      await front.close();
+      await front.close(o);
       await listening.close(o);
       await removeSocket();
     },

@@ -186,9 +186,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       gtd.close();
       closing.abort();
       await ready.catch(() => {});
+      // Requests in flight are answered first (up to 1 s), then what they read from goes.
+      await served?.close({ graceMs: 1000 });
       await follower?.close();
       await ch?.close();
-      await served?.close({ graceMs: 1000 });
       await shards.close();
       await pool.destroy();
       await ownership.release();
