@@ -2,7 +2,7 @@
 import { uwsIsNative } from '@pmx/http';
 import { createCatalogApp } from './app.ts';
 import { DEV_OPERATOR_KEY, loadCatalogConfig } from './config.ts';
-import { reportStartFailures } from '@pmx/config';
+import { handleStopSignals, reportStartFailures } from '@pmx/config';
 
 const running = reportStartFailures('catalog');
 
@@ -19,15 +19,4 @@ console.log(
     `(${state.events.size} events, ${state.markets.size} markets, ${state.comments.size} comments loaded in ${Math.round(performance.now() - started)} ms)`,
 );
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`catalog: ${signal}, stopping`);
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+handleStopSignals('catalog', () => app.close());

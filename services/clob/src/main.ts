@@ -4,7 +4,7 @@ import { createClobApp } from './app.ts';
 import { RecoveryStopped } from './recovery/shard-recovery.ts';
 import { signatureBackend } from '@pmx/signing';
 import { uwsIsNative } from '@pmx/http';
-import { reportStartFailures } from '@pmx/config';
+import { handleStopSignals, reportStartFailures } from '@pmx/config';
 
 const running = reportStartFailures('clob');
 
@@ -24,23 +24,10 @@ console.log(`clob: listening on http://${listening.host}:${listening.port} (${co
 
 // One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close
 // twice, and the fault's exit status stands.
-let stopping: Promise<void> | undefined;
-function stop(code: number): void {
-  if (code !== 0) process.exitCode = code;
-  stopping ??= app.close().then(
-    () => process.exit(process.exitCode ?? 0),
-    () => process.exit(process.exitCode ?? 1),
-  );
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    console.log(`clob: ${signal}, stopping`);
-    stop(0);
-  });
-}
+const stopper = handleStopSignals('clob', () => app.close());
 // Fail-stop: the events are in the shards' queues, so a restart rebuilds exactly what happened.
 void app.fatal.then(() => {
   console.error('clob: exiting after a fatal shard fault; restart to recover from the ledger');
   setTimeout(() => process.exit(70), 5000).unref();
-  stop(70);
+  stopper.stop(70, 'fatal shard fault');
 });

@@ -6,7 +6,7 @@ import { connectPostgres } from '@pmx/db';
 import { Redis } from 'ioredis';
 import { loadIngestConfig } from './config.ts';
 import { startIngest } from './ingest.ts';
-import { reportConnectionErrors, reportStartFailures } from '@pmx/config';
+import { handleStopSignals, reportConnectionErrors, reportStartFailures } from '@pmx/config';
 
 const running = reportStartFailures('ingest');
 
@@ -30,11 +30,8 @@ const historyTarget = ch === undefined ? 'copied by another process' : `in ${con
 running();
 console.log(`ingest: consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`ingest: ${signal}, finishing the batches in hand`);
+handleStopSignals('ingest', async () => {
+  console.log('ingest: finishing the batches in hand');
   try {
     await ingest.close();
   } finally {
@@ -42,7 +39,4 @@ async function stop(signal: string): Promise<void> {
     await ch?.close();
     await sql.end({ timeout: 5 });
   }
-  process.exit(0);
-}
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+});
