@@ -91,4 +91,27 @@ describe('ShardSet', () => {
     }
     await queue.close();
   });
+
+  it('on close, finishes the batches out and queued (their events stored), then refuses commands with 503', async () => {
+    const ownPrefix = testRedisPrefix();
+    const own = new ShardSet({ shards: 1, redisUrl: testkitConfig.redisUrl, redisPrefix: ownPrefix.slice(0, -1), onReply: () => {} });
+    const key = '0xclosing';
+    const place = (i: number) => own.submit(0, { type: 'place', orderId: `${key}-${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN, postOnly: false, expiresAt: 0 });
+    try {
+      await own.submit(0, { type: 'market', market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 } });
+      const placed = Array.from({ length: 3000 }, (_, i) => place(i));
+      const closed = own.close();
+      // Until 2026-11-24 the thread stopped at once: batches out failed, queued ones never settled.
+      expect((await Promise.all(placed)).every((r) => r.type === 'place' && r.ok)).toBe(true);
+      await closed;
+      await expect(place(-1)).rejects.toMatchObject({ status: 503 });
+      const queue = new Queue<ShardJob>(shardQueueName(0), { connection: redis, prefix: ownPrefix.slice(0, -1) });
+      const events = (await queue.getJobs(['waiting'])).flatMap((job) => job.data.events);
+      expect(events.filter((e) => e.type === 'accepted')).toHaveLength(3000);
+      await queue.close();
+    } finally {
+      await own.close();
+      await cleanupRedisPrefix(redis, ownPrefix);
+    }
+  });
 });

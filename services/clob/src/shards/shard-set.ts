@@ -7,6 +7,7 @@
 import { Piscina } from 'piscina';
 import { workerExecArgv } from '@pmx/config';
 import type { ShardBatch, ShardCommand, ShardReply, ShardResult } from '@pmx/events';
+import { HttpError } from '@pmx/http';
 import type { ShardWorkerData } from './shard-worker.ts';
 
 export interface ShardSetOptions {
@@ -92,6 +93,7 @@ export class ShardSet {
 
   submit(shard: number, command: ShardCommand): Promise<ShardResult> {
     return new Promise((resolve, reject) => {
+      if (this.closing) return reject(stopping());
       this.queued[shard]!.push({ command, resolve, reject });
       if (!this.scheduled[shard] && this.inFlight[shard]! < this.depth) {
         this.scheduled[shard] = true;
@@ -129,7 +131,9 @@ export class ShardSet {
       this.inFlight[shard]!--;
       if (next.outcome instanceof Error) {
         this.fault(shard, next.outcome);
-        for (const p of next.pending) p.reject(next.outcome);
+        // A batch the stop cut off (its thread terminated): a 503, not a fault to log.
+        const error = this.closing ? stopping() : next.outcome;
+        for (const p of next.pending) p.reject(error);
         continue;
       }
       const reply = next.outcome;
@@ -160,8 +164,23 @@ export class ShardSet {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Takes no more commands, lets the batches out and queued finish (their events reach the
+   * queues) for up to `graceMs`, then stops the threads; a command left then is refused with 503.
+   * Until 2026-11-24 the threads stopped at once, and every order in a batch still out was logged
+   * as a fault with its stack.
+   */
+  async close({ graceMs = 2_000 } = {}): Promise<void> {
     this.closing = true;
+    const until = performance.now() + graceMs;
+    const busy = () => this.inFlight.some((n) => n > 0) || this.queued.some((queue) => queue.length > 0);
+    while (busy() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const queue of this.queued) for (const p of queue.splice(0)) p.reject(stopping());
     await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
+}
+
+/** What a command gets once the shards stop: not placed, or not known to have been (503). */
+function stopping(): HttpError {
+  return new HttpError(503, 'the exchange is stopping; retry once it is back (an order in flight shows in GET /data/order/{id} if it was placed)');
 }
