@@ -1,6 +1,8 @@
 // Typed readers over an explicitly passed environment object; a bad value throws a
 // ConfigError that names the variable, so a misconfigured service fails at start.
 
+import { throttledLog } from './throttled-log.ts';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {
@@ -117,10 +119,6 @@ export function redactUrl(url: string): string {
  * at most one every 10 s: `<who> cannot reach <url, password hidden> (retrying): <error>`.
  */
 export function reportConnectionErrors(client: { on(event: 'error', listener: (error: Error) => void): unknown }, who: string, url: string, log: (line: string) => void): void {
-  let reported = 0;
-  client.on('error', (error: Error) => {
-    if (Date.now() - reported < 10_000) return;
-    reported = Date.now();
-    log(`${who} cannot reach ${redactUrl(url)} (retrying): ${error.message}`);
-  });
+  const report = throttledLog(log);
+  client.on('error', (error: Error) => report(`${who} cannot reach ${redactUrl(url)} (retrying): ${error.message}`));
 }

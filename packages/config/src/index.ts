@@ -5,3 +5,4 @@ export { defaults, connectionSettings, type ConnectionSettings } from './connect
 export { workerExecArgv } from './worker-exec-argv.ts';
 export { describeStartFailure, reportStartFailures, StartRefusal } from './start-failures.ts';
 export { handleStopSignals, type Stopper, type StopOptions } from './stop-signals.ts';
+export { throttledLog } from './throttled-log.ts';

@@ -8,6 +8,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApplyOutcome, ShardLedger } from '../ledger/shard-ledger.ts';
+import { throttledLog } from '@pmx/config';
 import { shardQueueName, type ShardJob } from '@pmx/events';
 import { GroupCommitter, type JobOutcome } from './group-commit.ts';
 import { isTransient } from './transient-errors.ts';
@@ -106,7 +107,10 @@ export class ShardConsumer {
       if (error instanceof ShutdownError) return;
       this.log(`shard ${this.shard}: batch ${job?.data.fromSeq}..${job?.data.toSeq} FAILED and waits in the failed set: ${error.message}`);
     });
-    this.worker.on('error', (error) => this.log(`shard ${this.shard}: worker error: ${error.message}`));
+    // At most a line every 10 s: while Redis is away the worker reports each reconnect attempt
+    // (≈ 1 line per shard a second, before 2026-11-24).
+    const report = throttledLog((line) => this.log(line));
+    this.worker.on('error', (error) => report(`shard ${this.shard}: worker error: ${error.message}`));
     const every = this.options.healIntervalMs ?? 5000;
     this.timer = setInterval(() => void this.healFailed(), every);
     this.timer.unref();
