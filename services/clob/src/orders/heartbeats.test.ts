@@ -13,11 +13,11 @@ describe('Heartbeats', () => {
     const first = heartbeats.beat('k', '');
     if (!first.ok) throw new Error(first.error);
     advance(9_000);
-    expect(heartbeats.beat('k', first.heartbeatId)).toEqual({ ok: true, heartbeatId: first.heartbeatId });
+    expect(heartbeats.beat('k', first.heartbeatId)).toEqual({ ok: true, heartbeatId: first.heartbeatId, armed: false });
     advance(10_000);
     expect(heartbeats.takeExpired()).toEqual([]); // exactly the timeout: still in time
     advance(1);
-    expect(heartbeats.takeExpired()).toEqual(['k']);
+    expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['k']);
     expect(heartbeats.takeExpired()).toEqual([]);
   });
 
@@ -27,11 +27,11 @@ describe('Heartbeats', () => {
     const armed = heartbeats.beat('k', '');
     if (!armed.ok) throw new Error(armed.error);
     expect(heartbeats.beat('k', 'other')).toMatchObject({ ok: false });
-    expect(heartbeats.beat('k', '')).toEqual({ ok: true, heartbeatId: armed.heartbeatId }); // a restarted bot re-syncs
+    expect(heartbeats.beat('k', '')).toEqual({ ok: true, heartbeatId: armed.heartbeatId, armed: false }); // a restarted bot re-syncs
     advance(10_001);
     expect(heartbeats.beat('k', armed.heartbeatId)).toMatchObject({ ok: false, error: expect.stringMatching(/after the timeout/) });
     expect(heartbeats.beat('k', '')).toMatchObject({ ok: false });
-    expect(heartbeats.takeExpired()).toEqual(['k']);
+    expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['k']);
     const again = heartbeats.beat('k', '');
     expect(again.ok && again.heartbeatId !== armed.heartbeatId).toBe(true);
   });
@@ -42,7 +42,7 @@ describe('Heartbeats', () => {
     advance(600);
     heartbeats.beat('b', '');
     advance(600);
-    expect(heartbeats.takeExpired()).toEqual(['a']);
+    expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['a']);
   });
 
   it('measures silence in elapsed time: a step of the wall clock neither fires nor holds the switch', () => {
@@ -57,5 +57,14 @@ describe('Heartbeats', () => {
     } finally {
       wall.mockRestore();
     }
+  });
+
+  it('restores kept switches as if they had just beaten: their ids go on, silence fires them after one timeout', () => {
+    const { heartbeats, advance } = clocked();
+    heartbeats.restore([{ apiKey: 'alive', heartbeatId: 'id-a' }, { apiKey: 'dead', heartbeatId: 'id-d' }]);
+    advance(9_000);
+    expect(heartbeats.beat('alive', 'id-a')).toEqual({ ok: true, heartbeatId: 'id-a', armed: false });
+    advance(1_001);
+    expect(heartbeats.takeExpired()).toEqual([{ apiKey: 'dead', heartbeatId: 'id-d' }]);
   });
 });

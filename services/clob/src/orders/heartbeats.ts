@@ -5,7 +5,14 @@
 
 import { randomUUID } from 'node:crypto';
 
-export type Beat = { ok: true; heartbeatId: string } | { ok: false; error: string };
+/** `armed`: this beat armed a new switch (its id is to be stored before it is answered). */
+export type Beat = { ok: true; heartbeatId: string; armed: boolean } | { ok: false; error: string };
+
+/** An armed switch: its key and the id its last answer carried. */
+export interface Switch {
+  apiKey: string;
+  heartbeatId: string;
+}
 
 interface Armed {
   id: string;
@@ -38,27 +45,36 @@ export class Heartbeats {
       if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
       const armed = { id: randomUUID(), lastAt: at };
       this.armed.set(apiKey, armed);
-      return { ok: true, heartbeatId: armed.id };
+      return { ok: true, heartbeatId: armed.id, armed: true };
     }
     // An empty id while armed is taken too: a restarted bot cannot know the id its last run had.
     if (id !== '' && id !== current.id) return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
     current.lastAt = at;
-    return { ok: true, heartbeatId: current.id };
+    return { ok: true, heartbeatId: current.id, armed: false };
   }
 
-  /** Disarms a key's switch (its key was deleted). */
+  /**
+   * Arms the switches kept from before a restart, as if each had just beaten: a bot that is alive
+   * goes on with its id (or ""), one that died has one timeout of silence from now.
+   */
+  restore(switches: readonly Switch[]): void {
+    const at = this.now();
+    for (const { apiKey, heartbeatId } of switches) if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at });
+  }
+
+  /** Disarms a key's switch (its key was deleted, or its id could not be stored). */
   disarm(apiKey: string): void {
     this.armed.delete(apiKey);
   }
 
-  /** The keys silent past the timeout, disarmed: the caller cancels their orders. */
-  takeExpired(): string[] {
+  /** The switches silent past the timeout, disarmed: the caller cancels their keys' orders. */
+  takeExpired(): Switch[] {
     const at = this.now();
-    const expired: string[] = [];
+    const expired: Switch[] = [];
     for (const [apiKey, armed] of this.armed) {
       if (at - armed.lastAt > this.timeoutMs) {
         this.armed.delete(apiKey);
-        expired.push(apiKey);
+        expired.push({ apiKey, heartbeatId: armed.id });
       }
     }
     return expired;

@@ -1,0 +1,30 @@
+// Where the armed heartbeat switches are kept (migration 013), so that a restart re-arms them:
+// the switch lived only in memory until 2026-11-24, and a bot that died while the front end was
+// down kept its orders live for ever after.
+
+import type { Sql } from '@pmx/db';
+
+export interface StoredSwitch {
+  apiKey: string;
+  heartbeatId: string;
+}
+
+export class HeartbeatStore {
+  constructor(private readonly sql: Sql) {}
+
+  async load(): Promise<StoredSwitch[]> {
+    const rows = await this.sql<{ api_key: string; heartbeat_id: string }[]>`SELECT api_key::text, heartbeat_id FROM heartbeat_switches`;
+    return rows.map((row) => ({ apiKey: row.api_key, heartbeatId: row.heartbeat_id }));
+  }
+
+  async save(apiKey: string, heartbeatId: string): Promise<void> {
+    await this.sql`
+      INSERT INTO heartbeat_switches (api_key, heartbeat_id) VALUES (${apiKey}, ${heartbeatId})
+      ON CONFLICT (api_key) DO UPDATE SET heartbeat_id = EXCLUDED.heartbeat_id, armed_at = now()`;
+  }
+
+  /** The switch fired (or its key went): only this id's row, so a switch armed since stays. */
+  async remove(apiKey: string, heartbeatId: string): Promise<void> {
+    await this.sql`DELETE FROM heartbeat_switches WHERE api_key = ${apiKey} AND heartbeat_id = ${heartbeatId}`;
+  }
+}
