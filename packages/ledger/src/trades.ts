@@ -157,25 +157,50 @@ function pageBounds(offset: number | undefined, limit: number | undefined): { of
 
 export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage> {
   const { offset, limit } = pageBounds(query.offset, query.limit);
-  const mine = [query.address, ...(query.proxies ?? [])].map((a) => a.toLowerCase());
-  const rows = await sql<TradeRow[]>`
-    SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
-           t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
-           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner, false AS builder_taker
-      FROM trades t
-      JOIN markets m ON m.condition_id = t.market
-      LEFT JOIN orders o ON o.order_id = t.taker_order_id
-     WHERE t.trade_id IN (SELECT trade_id FROM trades WHERE taker_address IN ${sql(mine)}
-                          UNION SELECT trade_id FROM trade_fills WHERE maker_address IN ${sql(mine)})
+  const mine = [...new Set([query.address, ...(query.proxies ?? [])].map((a) => a.toLowerCase()))];
+  // The filters on the trade, in every branch below.
+  const filters = sql`
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.taker === undefined ? sql`` : sql`AND t.taker_address = ${query.taker.toLowerCase()}`}
-       ${query.maker === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${query.maker.toLowerCase()})`}
+       ${query.maker === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM trade_fills mf WHERE mf.trade_id = t.trade_id AND mf.maker_address = ${query.maker.toLowerCase()})`}
        ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market.toLowerCase()}`}
        ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
        ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
-       ${timeFilters(sql, query.before, query.after)}
-     ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC
-     OFFSET ${offset} LIMIT ${limit + 1}`;
+       ${timeFilters(sql, query.before, query.after)}`;
+  // The page is cut before anything is joined: each address's trades as taker and as maker are read
+  // newest first through their indexes, only as many as the page reaches (offset + limit + 1 each;
+  // the order is unique per trade, so the page's trades are among them). Until 2026-11-24 every
+  // trade of the caller was joined and sorted first: a market maker's first page grew with its
+  // whole history (≈ 0.2 s at 4,600 trades).
+  const reach = offset + limit + 1;
+  const branches = mine.flatMap((address) => [
+    sql`(SELECT t.trade_id, t.match_time, t.shard, t.seq FROM trades t
+          WHERE t.taker_address = ${address} ${filters}
+          ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC LIMIT ${reach})`,
+    // A trade with several of the address's fills counts once: its first such fill stands for it.
+    sql`(SELECT f.trade_id, f.match_time, f.shard, f.seq FROM trade_fills f JOIN trades t ON t.trade_id = f.trade_id
+          WHERE f.maker_address = ${address} ${filters}
+            AND f.idx = (SELECT min(f2.idx) FROM trade_fills f2 WHERE f2.trade_id = f.trade_id AND f2.maker_address = f.maker_address)
+          ORDER BY f.match_time DESC, f.shard DESC, f.seq DESC LIMIT ${reach})`,
+  ]);
+  const candidates = branches.reduce((union, branch) => sql`${union} UNION ${branch}`);
+  // Each branch stops after a few hundred index rows, but the planner, costing the whole history,
+  // would compile the query first (JIT: ≈ 20 ms at 100,000 trades, the query itself < 1 ms).
+  const rows = await sql.begin(async (tx) => {
+    await tx`SET LOCAL jit = off`;
+    return tx<TradeRow[]>`
+    WITH page AS (
+      SELECT trade_id, match_time, shard, seq FROM (${candidates}) c
+       ORDER BY match_time DESC, shard DESC, seq DESC OFFSET ${offset} LIMIT ${limit + 1})
+    SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
+           t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
+           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner, false AS builder_taker
+      FROM page p
+      JOIN trades t ON t.trade_id = p.trade_id
+      JOIN markets m ON m.condition_id = t.market
+      LEFT JOIN orders o ON o.order_id = t.taker_order_id
+     ORDER BY p.match_time DESC, p.shard DESC, p.seq DESC`;
+  });
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const data = await withMakers(sql, page, (row) => (mine.includes(row.taker_address) ? 'TAKER' : 'MAKER'));

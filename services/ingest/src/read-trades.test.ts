@@ -26,14 +26,16 @@ const T0 = 1_700_000_000_000;
 const BUILDER = `0x${'b1'.repeat(32)}`;
 
 let db: TestDatabase;
+let shard: EngineShard;
+let ledger: ShardLedger;
 const market = testMarket('trades');
 const second = testMarket('trades-2');
 const ids: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const shard = new EngineShard(0);
-  const ledger = new ShardLedger(db.sql, 0, new MarketDirectory(db.sql));
+  shard = new EngineShard(0);
+  ledger = new ShardLedger(db.sql, 0, new MarketDirectory(db.sql));
   await insertMarket(db.sql, market, shard);
   await insertMarket(db.sql, second, shard);
   for (const who of [ALICE, BOB, CAROL]) {
@@ -153,5 +155,46 @@ describe('builderTrades', () => {
     ]);
     expect((await builderTrades(db.sql, { builder, makerAddress: ALICE })).map((t) => t.id)).toEqual([ids[1]]);
     expect((await builderTrades(db.sql, { builder, assetId: market.tokens[1] })).map((t) => t.id)).toEqual([]);
+  });
+});
+
+describe('listTrades over many trades', () => {
+  it('pages a market maker\'s trades exactly: taker and maker ones interleaved, a trade with several of its fills once', async () => {
+    const DAVE = address('da7e');
+    const FRANK = address('f2a4c');
+    const many = testMarket('trades-many');
+    await insertMarket(db.sql, many, shard);
+    for (const who of [DAVE, FRANK]) {
+      await deposit(db.sql, who, COLLATERAL, 1000 * TOKEN, shard);
+      await deposit(db.sql, who, many.tokens[0], 1000 * TOKEN, shard);
+    }
+    // Rounds of: Dave rests three sells, Frank buys through all three (one trade, three of Dave's
+    // fills); then Frank rests a sell that Dave takes (Dave the taker). Several trades share a time.
+    for (let round = 0; round < 6; round++) {
+      const job = shard.batch(T0 + 10_000 + Math.floor(round / 2) * 1000, (ops) => {
+        for (const price of [50, 51, 52]) ops.place({ id: `dave-sell-${round}-${price}`, owner: DAVE, market: many, token: 0, side: Side.SELL, price, size: TOKEN });
+        ops.place({ id: `frank-buy-${round}`, owner: FRANK, market: many, token: 0, side: Side.BUY, price: 52, size: 3 * TOKEN });
+        ops.place({ id: `frank-sell-${round}`, owner: FRANK, market: many, token: 0, side: Side.SELL, price: 53, size: TOKEN });
+        ops.place({ id: `dave-buy-${round}`, owner: DAVE, market: many, token: 0, side: Side.BUY, price: 53, size: TOKEN });
+      });
+      await ledger.apply(job!);
+    }
+    const expected = (await db.sql<{ trade_id: string }[]>`
+      SELECT trade_id FROM trades t
+       WHERE t.taker_address = ${DAVE} OR EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${DAVE})
+       ORDER BY match_time DESC, shard DESC, seq DESC`).map((row) => row.trade_id);
+    expect(expected).toHaveLength(12);
+    for (const limit of [1, 2, 5, 12, 20]) {
+      const pages: string[] = [];
+      for (let offset: number | null = 0; offset !== null; ) {
+        const page = await listTrades(db.sql, { address: DAVE, limit, offset });
+        pages.push(...page.data.map((t) => t.id));
+        offset = page.nextOffset;
+      }
+      expect(pages).toEqual(expected);
+    }
+    const all = (await listTrades(db.sql, { address: DAVE, limit: 100 })).data;
+    expect(all.map((t) => t.trader_side)).toEqual(all.map((t) => (t.taker_order_id.startsWith('dave') ? 'TAKER' : 'MAKER')));
+    expect(all.filter((t) => t.trader_side === 'MAKER').every((t) => t.maker_orders.length === 3)).toBe(true);
   });
 });

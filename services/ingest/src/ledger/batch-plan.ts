@@ -74,6 +74,9 @@ export interface TradeRow {
 export interface FillRow {
   tradeId: string;
   idx: number;
+  /** Its trade's sequence and time: a maker's trades are paged in that order. */
+  seq: number;
+  matchTime: number;
   makerOrderId: string;
   makerAddress: string;
   makerToken: TokenIndex;
@@ -250,6 +253,8 @@ class PlanBuilder {
       this.fills.push({
         tradeId: event.tradeId,
         idx,
+        seq: event.seq,
+        matchTime: event.at,
         makerOrderId: fill.makerOrderId,
         makerAddress: fill.makerOwner,
         makerToken: fill.makerToken,

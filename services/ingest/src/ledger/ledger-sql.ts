@@ -70,19 +70,24 @@ export function insertTrades(tx: Tx, shard: number, plan: BatchPlan) {
         AS t(id, seq, market, token, asset, taker_order, taker, side, size, notional, price, ticks, at, hash, fee)`;
 }
 
-export function insertFills(tx: Tx, plan: BatchPlan) {
+export function insertFills(tx: Tx, shard: number, plan: BatchPlan) {
   const rows = plan.fills;
   if (rows.length === 0) return null;
   return tx`
     INSERT INTO trade_fills (trade_id, idx, maker_order_id, maker_address, maker_token, maker_asset_id, maker_side, size,
-                             maker_price_ticks, maker_price, taker_price_ticks, kind, fee_rate_bps)
-    SELECT * FROM unnest(${pgArray(rows.map((r) => r.tradeId))}::text[], ${pgArray(rows.map((r) => r.idx))}::integer[],
-                         ${pgArray(rows.map((r) => r.makerOrderId))}::text[], ${pgArray(rows.map((r) => r.makerAddress))}::text[],
-                         ${pgArray(rows.map((r) => r.makerToken))}::smallint[], ${pgArray(rows.map((r) => r.makerAssetId))}::text[],
-                         ${pgArray(rows.map((r) => r.makerSide))}::text[], ${pgArray(rows.map((r) => r.size))}::bigint[],
-                         ${pgArray(rows.map((r) => r.makerPriceTicks))}::integer[], ${pgArray(rows.map((r) => r.makerPrice))}::numeric[],
-                         ${pgArray(rows.map((r) => r.takerPriceTicks))}::integer[], ${pgArray(rows.map((r) => r.kind))}::text[],
-                         ${pgArray(rows.map((r) => r.feeRateBps))}::integer[])`;
+                             maker_price_ticks, maker_price, taker_price_ticks, kind, fee_rate_bps, match_time, shard, seq)
+    SELECT f.trade_id, f.idx, f.maker_order_id, f.maker_address, f.maker_token, f.maker_asset_id, f.maker_side, f.size,
+           f.maker_price_ticks, f.maker_price, f.taker_price_ticks, f.kind, f.fee_rate_bps, to_timestamp(f.at / 1000.0), ${shard}, f.seq
+      FROM unnest(${pgArray(rows.map((r) => r.tradeId))}::text[], ${pgArray(rows.map((r) => r.idx))}::integer[],
+                  ${pgArray(rows.map((r) => r.makerOrderId))}::text[], ${pgArray(rows.map((r) => r.makerAddress))}::text[],
+                  ${pgArray(rows.map((r) => r.makerToken))}::smallint[], ${pgArray(rows.map((r) => r.makerAssetId))}::text[],
+                  ${pgArray(rows.map((r) => r.makerSide))}::text[], ${pgArray(rows.map((r) => r.size))}::bigint[],
+                  ${pgArray(rows.map((r) => r.makerPriceTicks))}::integer[], ${pgArray(rows.map((r) => r.makerPrice))}::numeric[],
+                  ${pgArray(rows.map((r) => r.takerPriceTicks))}::integer[], ${pgArray(rows.map((r) => r.kind))}::text[],
+                  ${pgArray(rows.map((r) => r.feeRateBps))}::integer[], ${pgArray(rows.map((r) => r.matchTime))}::bigint[],
+                  ${pgArray(rows.map((r) => r.seq))}::bigint[])
+        AS f(trade_id, idx, maker_order_id, maker_address, maker_token, maker_asset_id, maker_side, size,
+             maker_price_ticks, maker_price, taker_price_ticks, kind, fee_rate_bps, at, seq)`;
 }
 
 export function insertEntries(tx: Tx, shard: number, plan: BatchPlan) {

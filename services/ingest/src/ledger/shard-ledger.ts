@@ -162,7 +162,7 @@ export class ShardLedger {
       insertOrders(tx, this.shard, plan),
       updates,
       insertTrades(tx, this.shard, plan),
-      insertFills(tx, plan),
+      insertFills(tx, this.shard, plan),
       insertEntries(tx, this.shard, plan),
       upsertBalances(tx, plan),
       upsertCollateral(tx, plan),
