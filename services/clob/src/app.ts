@@ -122,8 +122,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     negRiskExchangeAddress: config.negRiskExchangeAddress,
     keyDeleted: (apiKey) => keys.isDeleted(apiKey),
   });
-  const heartbeats = new Heartbeats(config.heartbeatTimeoutMs);
   const heartbeatStore = new HeartbeatStore(sql);
+  const heartbeats = new Heartbeats(config.heartbeatTimeoutMs, undefined, heartbeatStore);
   heartbeats.restore(await heartbeatStore.load());
   /** Cancels every open order of an API key (deleted, or silent past its heartbeat), logged. */
   const cancelKeyOrders = async (key: string, why: string): Promise<void> => {
@@ -147,7 +147,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       after: (key) => heartbeats.disarm(key),
     }),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
-    ...heartbeatRoutes(heartbeats, heartbeatStore, [apiKey]),
+    ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
     ...balanceRoutes(core.risk, markets, [apiKey, whole], [config.exchangeAddress, config.negRiskExchangeAddress], (signer, type) => proxies.ofType(signer, type)),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
@@ -168,10 +168,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     // While shards recover, a key's orders are not all known yet and cancels would be refused:
     // a switch that expires then stays armed and fires once trading opens.
     if (!core.allReady(shards.count)) return;
-    for (const { apiKey: key, heartbeatId } of heartbeats.takeExpired()) {
+    for (const { apiKey: key } of heartbeats.takeExpired()) {
       cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error));
-      // Kept, it would arm again at a restart and cancel orders the key placed since, unarmed.
-      heartbeatStore.remove(key, heartbeatId).catch((error: unknown) => console.error(`clob: forgetting the fired heartbeat switch of API key ${key} failed:`, error));
     }
   }, HEARTBEAT_SWEEP_MS);
   sweep.unref();

@@ -8,12 +8,12 @@ function clocked(timeoutMs = 10_000) {
 }
 
 describe('Heartbeats', () => {
-  it('arms with "", refreshes with the id it answered, and fires only after the timeout', () => {
+  it('arms with "", refreshes with the id it answered, and fires only after the timeout', async () => {
     const { heartbeats, advance } = clocked();
-    const first = heartbeats.beat('k', '');
+    const first = await heartbeats.beat('k', '');
     if (!first.ok) throw new Error(first.error);
     advance(9_000);
-    expect(heartbeats.beat('k', first.heartbeatId)).toEqual({ ok: true, heartbeatId: first.heartbeatId, armed: false });
+    expect(await heartbeats.beat('k', first.heartbeatId)).toEqual({ ok: true, heartbeatId: first.heartbeatId, armed: false });
     advance(10_000);
     expect(heartbeats.takeExpired()).toEqual([]); // exactly the timeout: still in time
     advance(1);
@@ -21,50 +21,119 @@ describe('Heartbeats', () => {
     expect(heartbeats.takeExpired()).toEqual([]);
   });
 
-  it('refuses an id that is not current, and a late heartbeat until the sweep has fired', () => {
+  it('refuses an id that is not current, and a late heartbeat until the sweep has fired', async () => {
     const { heartbeats, advance } = clocked();
-    expect(heartbeats.beat('k', 'made-up')).toMatchObject({ ok: false, error: expect.stringMatching(/send "" to start/) });
-    const armed = heartbeats.beat('k', '');
+    expect(await heartbeats.beat('k', 'made-up')).toMatchObject({ ok: false, error: expect.stringMatching(/send "" to start/) });
+    const armed = await heartbeats.beat('k', '');
     if (!armed.ok) throw new Error(armed.error);
-    expect(heartbeats.beat('k', 'other')).toMatchObject({ ok: false });
-    expect(heartbeats.beat('k', '')).toEqual({ ok: true, heartbeatId: armed.heartbeatId, armed: false }); // a restarted bot re-syncs
+    expect(await heartbeats.beat('k', 'other')).toMatchObject({ ok: false });
+    expect(await heartbeats.beat('k', '')).toEqual({ ok: true, heartbeatId: armed.heartbeatId, armed: false }); // a restarted bot re-syncs
     advance(10_001);
-    expect(heartbeats.beat('k', armed.heartbeatId)).toMatchObject({ ok: false, error: expect.stringMatching(/after the timeout/) });
-    expect(heartbeats.beat('k', '')).toMatchObject({ ok: false });
+    expect(await heartbeats.beat('k', armed.heartbeatId)).toMatchObject({ ok: false, error: expect.stringMatching(/after the timeout/) });
+    expect(await heartbeats.beat('k', '')).toMatchObject({ ok: false });
     expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['k']);
-    const again = heartbeats.beat('k', '');
+    const again = await heartbeats.beat('k', '');
     expect(again.ok && again.heartbeatId !== armed.heartbeatId).toBe(true);
   });
 
-  it('keeps each API key to its own switch', () => {
+  it('keeps each API key to its own switch', async () => {
     const { heartbeats, advance } = clocked(1000);
-    heartbeats.beat('a', '');
+    await heartbeats.beat('a', '');
     advance(600);
-    heartbeats.beat('b', '');
+    await heartbeats.beat('b', '');
     advance(600);
     expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['a']);
   });
 
-  it('measures silence in elapsed time: a step of the wall clock neither fires nor holds the switch', () => {
+  it('measures silence in elapsed time: a step of the wall clock neither fires nor holds the switch', async () => {
     const wall = vi.spyOn(Date, 'now'); // before the switch is made, in case it reads Date.now
     const heartbeats = new Heartbeats(10_000);
     try {
-      heartbeats.beat('k', '');
+      await heartbeats.beat('k', '');
       wall.mockReturnValue(Date.UTC(2100, 0, 1)); // stepped forward by decades
       expect(heartbeats.takeExpired()).toEqual([]);
       wall.mockReturnValue(0); // and back
-      expect(heartbeats.beat('k', '')).toMatchObject({ ok: true });
+      expect(await heartbeats.beat('k', '')).toMatchObject({ ok: true });
     } finally {
       wall.mockRestore();
     }
   });
 
-  it('restores kept switches as if they had just beaten: their ids go on, silence fires them after one timeout', () => {
+  it('restores kept switches as if they had just beaten: their ids go on, silence fires them after one timeout', async () => {
     const { heartbeats, advance } = clocked();
     heartbeats.restore([{ apiKey: 'alive', heartbeatId: 'id-a' }, { apiKey: 'dead', heartbeatId: 'id-d' }]);
     advance(9_000);
-    expect(heartbeats.beat('alive', 'id-a')).toEqual({ ok: true, heartbeatId: 'id-a', armed: false });
+    expect(await heartbeats.beat('alive', 'id-a')).toEqual({ ok: true, heartbeatId: 'id-a', armed: false });
     advance(1_001);
     expect(heartbeats.takeExpired()).toEqual([{ apiKey: 'dead', heartbeatId: 'id-d' }]);
+  });
+
+  /** A store whose writes wait for the test to settle them. */
+  function controlledStore() {
+    const saves: { apiKey: string; id: string; settle: (ok: boolean) => void }[] = [];
+    const removed: string[] = [];
+    let failRemovals = false;
+    const store = {
+      save: (apiKey: string, id: string) => new Promise<void>((resolve, reject) => saves.push({ apiKey, id, settle: (ok) => (ok ? resolve() : reject(new Error('store down'))) })),
+      remove: async (apiKey: string, id: string) => {
+        if (failRemovals) throw new Error('store down');
+        removed.push(`${apiKey} ${id}`);
+      },
+    };
+    return { store, saves, removed, failRemovals: (fail: boolean) => (failRemovals = fail) };
+  }
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('answers a new switch only once it is stored; beats meanwhile share the outcome, a failed write arms nothing', async () => {
+    let now = 0;
+    const { store, saves } = controlledStore();
+    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const first = heartbeats.beat('k', '');
+    const retry = heartbeats.beat('k', '');
+    await turn();
+    expect(saves).toHaveLength(1);
+    saves[0]!.settle(false);
+    // Until 2026-11-24 the retry was told 200 with an id while nothing was armed or stored.
+    expect(await first).toMatchObject({ ok: false, unavailable: true });
+    expect(await retry).toMatchObject({ ok: false, unavailable: true });
+    const again = heartbeats.beat('k', '');
+    await turn();
+    saves[1]!.settle(true);
+    expect(await again).toMatchObject({ ok: true, armed: true, heartbeatId: saves[1]!.id });
+  });
+
+  it('does not answer 200 for a switch that fired while it was being stored, and removes its row after the write', async () => {
+    let now = 0;
+    const { store, saves, removed } = controlledStore();
+    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const arming = heartbeats.beat('k', '');
+    await turn();
+    now += 1001;
+    expect(heartbeats.takeExpired()).toEqual([{ apiKey: 'k', heartbeatId: saves[0]!.id }]);
+    await turn();
+    expect(removed).toEqual([]); // not before the row is written
+    saves[0]!.settle(true);
+    expect(await arming).toMatchObject({ ok: false, error: expect.stringMatching(/fired before it was stored/) });
+    await turn();
+    expect(removed).toEqual([`k ${saves[0]!.id}`]);
+  });
+
+  it('tries a failed removal of a fired switch again at the next sweep', async () => {
+    let now = 0;
+    const { store, removed, failRemovals } = controlledStore();
+    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    heartbeats.restore([{ apiKey: 'k', heartbeatId: 'id-k' }]);
+    failRemovals(true);
+    now += 1001;
+    expect(heartbeats.takeExpired()).toHaveLength(1);
+    await turn();
+    expect(removed).toEqual([]);
+    failRemovals(false);
+    expect(heartbeats.takeExpired()).toEqual([]);
+    await turn();
+    expect(removed).toEqual(['k id-k']);
+    heartbeats.takeExpired();
+    await turn();
+    expect(removed).toEqual(['k id-k']); // once removed, not again
   });
 });

@@ -2,11 +2,20 @@
 // heartbeat, it must send the next within the timeout, or all its open orders are cancelled. A
 // heartbeat carries the id the previous answer gave (the first one an empty id); a key whose
 // switch fired, or that never armed one, starts again with an empty id.
+//
+// Armed switches are kept in a store (Postgres, heartbeat-store.ts) so a restart re-arms them. A
+// switch is answered only once it is stored (beats that find its store write pending wait for it
+// and share its outcome), and a fired switch is removed after its store write, retried until it
+// goes: a row left behind would arm again at a restart and cancel orders placed since, unarmed.
 
 import { randomUUID } from 'node:crypto';
+import { throttledLog } from '@pmx/config';
 
-/** `armed`: this beat armed a new switch (its id is to be stored before it is answered). */
-export type Beat = { ok: true; heartbeatId: string; armed: boolean } | { ok: false; error: string };
+/**
+ * `armed`: this beat armed a new switch. A refusal is the caller's (400) unless `unavailable`:
+ * the switch could not be stored (503, retry).
+ */
+export type Beat = { ok: true; heartbeatId: string; armed: boolean } | { ok: false; error: string; unavailable?: true };
 
 /** An armed switch: its key and the id its last answer carried. */
 export interface Switch {
@@ -14,13 +23,28 @@ export interface Switch {
   heartbeatId: string;
 }
 
+/** Where armed switches are kept across restarts. */
+export interface SwitchStore {
+  save(apiKey: string, heartbeatId: string): Promise<void>;
+  /** Removes this id's row only (a switch armed since stays). */
+  remove(apiKey: string, heartbeatId: string): Promise<void>;
+}
+
 interface Armed {
   id: string;
   lastAt: number;
+  /** Its store write: true once stored, false if it failed. */
+  stored: Promise<boolean>;
 }
+
+const MEMORY_ONLY: SwitchStore = { save: async () => {}, remove: async () => {} };
+const UNSTORED = 'the heartbeat switch could not be stored, so it is not armed: retry shortly';
+const FIRED = 'the heartbeat switch fired before it was stored (no heartbeat within the timeout): the open orders of this API key are being cancelled; send "" to start again';
 
 export class Heartbeats {
   private readonly armed = new Map<string, Armed>();
+  /** Fired switches whose rows are still to be removed (true: a removal is under way). */
+  private readonly unremoved = new Map<Switch, boolean>();
 
   constructor(
     /** How long a key may stay silent once armed, in ms. */
@@ -31,10 +55,12 @@ export class Heartbeats {
      * stepped back kept a dead bot's orders live for the step.
      */
     private readonly now: () => number = () => performance.now(),
+    private readonly store: SwitchStore = MEMORY_ONLY,
+    private readonly log: (line: string) => void = throttledLog((line) => console.error(line)),
   ) {}
 
   /** A heartbeat of `apiKey` carrying `id` ("" to arm, or after the switch fired). */
-  beat(apiKey: string, id: string): Beat {
+  async beat(apiKey: string, id: string): Promise<Beat> {
     const at = this.now();
     const current = this.armed.get(apiKey);
     if (current !== undefined && at - current.lastAt > this.timeoutMs) {
@@ -43,14 +69,25 @@ export class Heartbeats {
     }
     if (current === undefined) {
       if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
-      const armed = { id: randomUUID(), lastAt: at };
+      const armed: Armed = { id: randomUUID(), lastAt: at, stored: Promise.resolve(false) };
+      armed.stored = this.store.save(apiKey, armed.id).then(() => true, () => false);
       this.armed.set(apiKey, armed);
-      return { ok: true, heartbeatId: armed.id, armed: true };
+      return this.answer(apiKey, armed, true);
     }
     // An empty id while armed is taken too: a restarted bot cannot know the id its last run had.
     if (id !== '' && id !== current.id) return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
     current.lastAt = at;
-    return { ok: true, heartbeatId: current.id, armed: false };
+    return this.answer(apiKey, current, false);
+  }
+
+  /** Once the switch's store write is through: stored and still armed, or why not. */
+  private async answer(apiKey: string, armed: Armed, arming: boolean): Promise<Beat> {
+    if (!(await armed.stored)) {
+      if (this.armed.get(apiKey) === armed) this.armed.delete(apiKey);
+      return { ok: false, error: UNSTORED, unavailable: true };
+    }
+    if (this.armed.get(apiKey) !== armed) return { ok: false, error: FIRED };
+    return { ok: true, heartbeatId: armed.id, armed: arming };
   }
 
   /**
@@ -59,24 +96,45 @@ export class Heartbeats {
    */
   restore(switches: readonly Switch[]): void {
     const at = this.now();
-    for (const { apiKey, heartbeatId } of switches) if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at });
+    for (const { apiKey, heartbeatId } of switches) {
+      if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at, stored: Promise.resolve(true) });
+    }
   }
 
-  /** Disarms a key's switch (its key was deleted, or its id could not be stored). */
+  /** Disarms a key's switch (its key was deleted: its row goes with it). */
   disarm(apiKey: string): void {
     this.armed.delete(apiKey);
   }
 
-  /** The switches silent past the timeout, disarmed: the caller cancels their keys' orders. */
+  /**
+   * The switches silent past the timeout, disarmed: the caller cancels their keys' orders. Their
+   * rows are removed once written (and removals that failed before are tried again).
+   */
   takeExpired(): Switch[] {
+    for (const [fired, underWay] of this.unremoved) if (!underWay) this.removeStored(fired, Promise.resolve(true));
     const at = this.now();
     const expired: Switch[] = [];
     for (const [apiKey, armed] of this.armed) {
       if (at - armed.lastAt > this.timeoutMs) {
         this.armed.delete(apiKey);
-        expired.push({ apiKey, heartbeatId: armed.id });
+        const fired = { apiKey, heartbeatId: armed.id };
+        expired.push(fired);
+        this.removeStored(fired, armed.stored);
       }
     }
     return expired;
+  }
+
+  private removeStored(fired: Switch, stored: Promise<boolean>): void {
+    this.unremoved.set(fired, true);
+    void stored
+      .then((written) => (written ? this.store.remove(fired.apiKey, fired.heartbeatId) : undefined))
+      .then(
+        () => this.unremoved.delete(fired),
+        (error: unknown) => {
+          this.unremoved.set(fired, false);
+          this.log(`clob: forgetting the fired heartbeat switch of API key ${fired.apiKey} failed (tried again each second): ${(error as Error).message}`);
+        },
+      );
   }
 }
