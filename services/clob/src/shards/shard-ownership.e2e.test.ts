@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStartFailure } from '@pmx/config';
-import { connectPostgres } from '@pmx/db';
+import { connectPostgres, type Sql } from '@pmx/db';
 import { createTestDatabase, testkitConfig } from '@pmx/testkit';
 import { createClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
@@ -107,4 +107,74 @@ describe('shard ownership', () => {
       await db.drop();
     }
   }, 30_000);
+
+  /** A pool whose reserve() can wait on a gate, and whose next query can be made to hang. */
+  function gated(real: Sql) {
+    const state = { gate: Promise.resolve(), hangNext: false, reserves: 0, queries: 0 };
+    const wrapped = ((...args: unknown[]) => {
+      state.queries++;
+      if (state.hangNext) {
+        state.hangNext = false;
+        return new Promise(() => {}); // a connection the network black-holed
+      }
+      return (real as unknown as (...a: unknown[]) => unknown)(...args);
+    }) as unknown as Sql;
+    (wrapped as { reserve: Sql['reserve'] }).reserve = (async () => {
+      state.reserves++;
+      await state.gate;
+      return real.reserve();
+    }) as Sql['reserve'];
+    return { sql: wrapped, state };
+  }
+  const ownLocks = async (sql: Sql) => sql<{ pid: number }[]>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
+  it('gives up the locks a check takes again while the shards are being released (a restart in the same process)', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const real = connectPostgres(db.url, { max: 4 });
+    const { sql, state } = gated(real);
+    try {
+      const own = await ShardOwnership.claim(sql, 2, () => {});
+      let open!: () => void;
+      state.gate = new Promise((resolve) => (open = resolve));
+      const reserves = state.reserves;
+      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await expect.poll(() => state.reserves > reserves, { timeout: 10_000 }).toBe(true); // taking them again
+      const released = own.release();
+      open();
+      await released;
+      // Until 2026-11-24 the take finished after the release and kept the locks.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await ownLocks(db.sql)).toEqual([]);
+      await (await ShardOwnership.claim(real, 2, () => {})).release();
+    } finally {
+      await real.end({ timeout: 1 });
+      await db.drop();
+    }
+  }, 30_000);
+
+  it('goes on checking past a check that never gets an answer, and halts once another process has the shards', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const real = connectPostgres(db.url, { max: 4 });
+    const { sql, state } = gated(real);
+    const thief = connectPostgres(db.url, { max: 2 });
+    const lost: Error[] = [];
+    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+    let other: ShardOwnership | undefined;
+    try {
+      state.hangNext = true;
+      await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
+      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await expect.poll(async () => (await ownLocks(db.sql)).length, { timeout: 5000 }).toBe(0);
+      other = await ShardOwnership.claim(thief, 2, () => {});
+      // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
+      await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
+      expect(lost[0]!.message).toMatch(/another process has them now/);
+    } finally {
+      await other?.release();
+      await own.release();
+      await thief.end({ timeout: 1 });
+      await real.end({ timeout: 1 });
+      await db.drop();
+    }
+  }, 40_000);
 });

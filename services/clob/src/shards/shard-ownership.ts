@@ -18,6 +18,8 @@ import { StartRefusal } from '@pmx/config';
 /** The advisory-lock class of shard ownership (`pmx` in ASCII); the shard is the second key. */
 const LOCK_CLASS = 0x706d78;
 const CHECK_MS = 2_000;
+/** A check still waiting on Postgres after this long no longer holds up the next one. */
+const CHECK_DEADLINE_MS = 3 * CHECK_MS;
 
 type Reserved = Awaited<ReturnType<Sql['reserve']>>;
 
@@ -43,6 +45,8 @@ async function take(sql: Sql, count: number): Promise<{ connection: Reserved; pi
 export class ShardOwnership {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Taking the locks again, under way: one at a time (a second would find them taken: ours). */
+  private taking: Promise<void> | undefined;
 
   private constructor(
     private readonly sql: Sql,
@@ -53,9 +57,20 @@ export class ShardOwnership {
     this.schedule();
   }
 
+  /**
+   * The next check, timed from the end of the last, or from its deadline: a query on a connection
+   * the network black-holed can wait for many minutes, and no check would run meanwhile.
+   */
   private schedule(): void {
     if (this.closed) return;
-    this.timer = setTimeout(() => void this.check().then(() => this.schedule()), CHECK_MS);
+    this.timer = setTimeout(() => {
+      let deadline: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (deadline = setTimeout(resolve, CHECK_DEADLINE_MS).unref()));
+      void Promise.race([this.check(), late]).then(() => {
+        clearTimeout(deadline);
+        this.schedule();
+      });
+    }, CHECK_MS);
     this.timer.unref();
   }
 
@@ -64,41 +79,59 @@ export class ShardOwnership {
     return new ShardOwnership(sql, count, await take(sql, count), onLost);
   }
 
-  /** Whether this process's session still holds every shard's lock (false when Postgres says not). */
-  private async holding(): Promise<boolean> {
+  /** Whether the session `pid` still holds every shard's lock (false when Postgres says not). */
+  private async holding(pid: number): Promise<boolean> {
     const [row] = await this.sql<{ held: number }[]>`
       SELECT count(*)::int AS held FROM pg_locks
-       WHERE locktype = 'advisory' AND granted AND pid = ${this.held.pid} AND classid::int8 = ${LOCK_CLASS}::int8 AND objsubid = 2`;
+       WHERE locktype = 'advisory' AND granted AND pid = ${pid} AND classid::int8 = ${LOCK_CLASS}::int8 AND objsubid = 2`;
     return (row?.held ?? 0) >= this.count;
   }
 
   private async check(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.taking !== undefined) return;
+    const held = this.held;
     let holding: boolean;
     try {
-      holding = await this.holding();
+      holding = await this.holding(held.pid);
     } catch {
       return; // Postgres unreachable: nobody else can take the locks meanwhile either.
     }
-    if (holding || this.closed) return;
+    // A late answer about a session already replaced (or a take under way) says nothing now.
+    if (holding || this.closed || this.held !== held || this.taking !== undefined) return;
     // The session went (its connection is dead: it is dropped, never used again).
+    this.taking = this.takeAgain().finally(() => (this.taking = undefined));
+    await this.taking;
+  }
+
+  private async takeAgain(): Promise<void> {
+    let taken: Awaited<ReturnType<typeof take>>;
     try {
-      this.held = await take(this.sql, this.count);
-      console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
+      taken = await take(this.sql, this.count);
     } catch (error) {
-      if (!(error instanceof StartRefusal)) return; // try again at the next check
+      if (!(error instanceof StartRefusal) || this.closed) return; // try again at the next check
       this.closed = true;
       this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${error.message}`));
+      return;
     }
+    if (this.closed) {
+      // Released meanwhile: give these up too, or they would stay held by this process.
+      await taken.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
+      taken.connection.release();
+      return;
+    }
+    this.held = taken;
+    console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
   }
 
   /** Gives the shards up (at close, once they have stopped). */
   async release(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    // A take under way gives up what it takes once it sees the release (takeAgain).
+    await Promise.race([this.taking, new Promise((resolve) => setTimeout(resolve, CHECK_DEADLINE_MS).unref())]);
     // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
     // a session that still holds the locks (a dropped one has already let them go).
-    if (!(await this.holding().catch(() => false))) return;
+    if (!(await this.holding(this.held.pid).catch(() => false))) return;
     await this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
     this.held.connection.release();
   }
