@@ -107,9 +107,18 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
    * for ever (Node frees it only once both sides are closed), so it is destroyed after the idle time.
    */
   let closing: NodeJS.Timeout | undefined;
+  /**
+   * The front has ended the client's side: what the client still sends is read and dropped, never
+   * passed up, since its answer could not reach it. Until 2026-11-24 a request that crossed the
+   * front's end (a bot sending its next order as it read an answer, during a stop) was placed, and
+   * its client got no answer.
+   */
+  let ended = false;
   const endClient = (last?: string | Buffer) => {
     // Gone already (the client dropped, and its upstream closes after), or ended: nothing to add.
     if (client.destroyed || !client.writable) return;
+    ended = true;
+    pending = Buffer.alloc(0);
     if (last === undefined) client.end();
     else client.end(last);
     closing ??= setTimeout(() => client.destroy(), options.idleTimeoutMs).unref();
@@ -222,6 +231,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
 
   /** Works through what the client sent, up to a request that must wait for an answer. */
   const consume = () => {
+    if (ended) return;
     try {
       const input = pending;
       pending = Buffer.alloc(0);
@@ -303,6 +313,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     else if (upstream === undefined && !awaiting) endClient();
   });
   client.on('data', (data: Buffer) => {
+    if (ended) return;
     pending = pending.length > 0 ? Buffer.concat([pending, data]) : data;
     consume();
   });

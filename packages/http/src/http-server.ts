@@ -44,6 +44,11 @@ export interface ListeningHttpServer {
   /** Requests accepted and neither answered nor abandoned by their client yet. */
   readonly inFlight: number;
   /**
+   * Stops accepting connections on the TCP port at once (a front's Unix socket stays open until
+   * close): a stop's first step, while a front in front of it lets its clients' answers through.
+   */
+  stopListening(): void;
+  /**
    * Stops accepting at once (the port is no longer listening), lets in-flight requests finish
    * for up to graceMs (default 5 s), then drops every remaining connection. uWS 20.30 does not
    * set SO_REUSEADDR, so connections the server itself closed sit in TIME_WAIT and a new bind
@@ -225,7 +230,13 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
         // Named as Node names its own (code, address, port), so a start failure says it in one line.
         throw Object.assign(new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`), { code: 'EADDRINUSE', address: host, port });
       }
-      const sockets = [socket];
+      const tcp: us_listen_socket = socket;
+      const sockets = [tcp];
+      let tcpOpen = true;
+      const stopListening = () => {
+        if (tcpOpen) uws.us_listen_socket_close(tcp);
+        tcpOpen = false;
+      };
       if (listenOptions.unixPath !== undefined) {
         let unix: us_listen_socket | false | undefined;
         app.listen_unix((listenSocket) => {
@@ -247,9 +258,11 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
         get inFlight() {
           return state.inFlight;
         },
+        stopListening,
         close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
           closing ??= new Promise<void>((resolve) => {
-            for (const s of sockets) uws.us_listen_socket_close(s);
+            stopListening();
+            for (const s of sockets.slice(1)) uws.us_listen_socket_close(s);
             let timer: NodeJS.Timeout | undefined;
             const finish = (): void => {
               if (timer !== undefined) clearTimeout(timer);

@@ -83,6 +83,12 @@ describe('serve', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closingAt = performance.now();
     const closed = served.close({ graceMs: 2000 });
+    // The direct port refuses new clients at once too (until 2026-11-24 it took orders during the front's grace).
+    const direct = await new Promise<string>((resolve) => {
+      const socket = net.connect(served.directPort, '127.0.0.1', () => resolve('connected'));
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    expect(direct).toBe('ECONNREFUSED');
     const [answered, letGo] = await Promise.all([inFlight, idle]);
     await closed;
     // Until 2026-11-24 the front dropped every client at once: the order was placed, its client
@@ -91,5 +97,55 @@ describe('serve', () => {
     expect(handled).toBe(1);
     expect(letGo.closedAt - closingAt).toBeLessThan(150);
     expect(performance.now() - closingAt).toBeLessThan(1500);
+  });
+
+  it('during a stop, passes up no request that crossed the end of its connection: every order placed is answered', async () => {
+    let handled = 0;
+    const slow: Route = {
+      method: 'POST',
+      path: '/order',
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        handled++;
+        return { body: { success: true } };
+      },
+    };
+    const order = 'POST /order HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\nContent-Length: 2\r\n\r\n{}';
+    const answers = (text: string) => (text.match(/HTTP\/1\.1 200/g) ?? []).length;
+    const served = await serve(createHttpServer({ routes: [slow], errorShape: 'simple' }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    let closing: Promise<void> | undefined;
+    // A bot that sends its next order as soon as it reads an answer, the stop beginning meanwhile.
+    const backToBack = new Promise<string>((resolve) => {
+      const socket = net.connect(served.port, '127.0.0.1', () => socket.write(order));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const before = answers(text);
+        text += chunk.toString('latin1');
+        if (answers(text) > before) socket.write(order);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    // An idle client whose order crosses the front's end (it writes as the end arrives).
+    const crossing = new Promise<string>((resolve) => {
+      const socket = net.connect({ port: served.port, host: '127.0.0.1', allowHalfOpen: true });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('end', () => {
+        socket.write(order);
+        setTimeout(() => socket.end(), 500);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    closing = served.close({ graceMs: 2000 });
+    const [first, second] = await Promise.all([backToBack, crossing]);
+    await closing;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until 2026-11-24 both passed their last order up: placed, never answered.
+    expect(answers(first)).toBeGreaterThanOrEqual(1);
+    expect(answers(second)).toBe(0);
+    expect(handled).toBe(answers(first) + answers(second));
   });
 });

@@ -76,8 +76,10 @@ export async function serve(server: HttpServer, options: ServeOptions): Promise<
     host: options.host,
     port: front.port,
     directPort: listening.port,
-    // The front first, with the grace: its clients' answers in flight still come from uWS.
+    // Both ports stop accepting at once; then the front, with the grace (its clients' answers in
+    // flight still come from uWS, over the Unix socket), then uWS with the same grace.
     async close(o) {
+      listening.stopListening();
       await front.close(o);
       await listening.close(o);
       await removeSocket();
