@@ -114,4 +114,28 @@ describe('ShardSet', () => {
       await cleanupRedisPrefix(redis, ownPrefix);
     }
   });
+
+  it('still reports a real fault of a batch that finishes during the close', async () => {
+    const ownPrefix = testRedisPrefix();
+    const faults: string[] = [];
+    const own = new ShardSet({
+      shards: 1,
+      redisUrl: testkitConfig.redisUrl,
+      redisPrefix: ownPrefix.slice(0, -1),
+      onReply: (_, reply) => {
+        if (reply.results.some((r) => r.type === 'market')) throw new Error('the book cache could not follow');
+      },
+      onFault: (_, error) => faults.push(error.message),
+    });
+    try {
+      const added = own.submit(0, { type: 'market', market: { key: '0xfault', tokens: ['0xfault-yes', '0xfault-no'], tickSize: '0.01', minSize: 0 } });
+      const closed = own.close();
+      await added;
+      await closed;
+      // Until 2026-11-24 every fault was taken for the stop's own and dropped, unlogged.
+      expect(faults).toEqual(['the book cache could not follow']);
+    } finally {
+      await cleanupRedisPrefix(redis, ownPrefix);
+    }
+  });
 });

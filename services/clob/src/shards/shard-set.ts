@@ -58,6 +58,8 @@ export class ShardSet {
   private readonly depth: number;
   private readonly now: () => number;
   private closing = false;
+  /** The threads are being stopped: batches still out fail because of it, not of a fault. */
+  private terminating = false;
 
   constructor(private readonly options: ShardSetOptions) {
     this.maxBatch = options.maxBatch ?? 512;
@@ -132,7 +134,7 @@ export class ShardSet {
       if (next.outcome instanceof Error) {
         this.fault(shard, next.outcome);
         // A batch the stop cut off (its thread terminated): a 503, not a fault to log.
-        const error = this.closing ? stopping() : next.outcome;
+        const error = this.terminating ? stopping() : next.outcome;
         for (const p of next.pending) p.reject(error);
         continue;
       }
@@ -152,7 +154,7 @@ export class ShardSet {
   }
 
   private fault(shard: number, error: Error): void {
-    if (this.closing) return; // close() aborts the batches still out; that is no fault
+    if (this.terminating) return; // close() aborts the batches still out; that is no fault
     if (this.options.onFault === undefined) {
       console.error(`clob: shard ${shard} fault:`, error);
       return;
@@ -176,6 +178,7 @@ export class ShardSet {
     const busy = () => this.inFlight.some((n) => n > 0) || this.queued.some((queue) => queue.length > 0);
     while (busy() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
     for (const queue of this.queued) for (const p of queue.splice(0)) p.reject(stopping());
+    this.terminating = true;
     await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
 }
