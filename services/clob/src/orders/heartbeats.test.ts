@@ -136,4 +136,35 @@ describe('Heartbeats', () => {
     await turn();
     expect(removed).toEqual(['k id-k']); // once removed, not again
   });
+
+  it('keeps a key\'s saves in order: a slow save of a fired switch cannot land over the next switch\'s row', async () => {
+    let now = 0;
+    const rows = new Map<string, string>();
+    const pending: (() => void)[] = [];
+    const store = {
+      // Each save lands when the test lets it.
+      save: (apiKey: string, id: string) => new Promise<void>((resolve) => pending.push(() => (rows.set(apiKey, id), resolve()))),
+      remove: async (apiKey: string, id: string) => {
+        if (rows.get(apiKey) === id) rows.delete(apiKey);
+      },
+    };
+    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const first = heartbeats.beat('k', '');
+    await turn();
+    now += 1001;
+    heartbeats.takeExpired(); // fired while its save is slow
+    const second = heartbeats.beat('k', '');
+    await turn();
+    // Until 2026-11-24 the second save ran at once, and could land first.
+    expect(pending).toHaveLength(1);
+    pending[0]!();
+    await turn();
+    expect(pending).toHaveLength(2);
+    pending[1]!();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.ok).toBe(false);
+    if (!b.ok) throw new Error(b.error);
+    await turn();
+    expect(rows.get('k')).toBe(b.heartbeatId);
+  });
 });

@@ -45,6 +45,8 @@ export class Heartbeats {
   private readonly armed = new Map<string, Armed>();
   /** Fired switches whose rows are still to be removed (true: a removal is under way). */
   private readonly unremoved = new Map<Switch, boolean>();
+  /** Each key's store saves, in order: a slow earlier save must not land over a later switch. */
+  private readonly saves = new Map<string, Promise<unknown>>();
 
   constructor(
     /** How long a key may stay silent once armed, in ms. */
@@ -70,7 +72,7 @@ export class Heartbeats {
     if (current === undefined) {
       if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
       const armed: Armed = { id: randomUUID(), lastAt: at, stored: Promise.resolve(false) };
-      armed.stored = this.store.save(apiKey, armed.id).then(() => true, () => false);
+      armed.stored = this.inTurn(apiKey, () => this.store.save(apiKey, armed.id)).then(() => true, () => false);
       this.armed.set(apiKey, armed);
       return this.answer(apiKey, armed, true);
     }
@@ -78,6 +80,22 @@ export class Heartbeats {
     if (id !== '' && id !== current.id) return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
     current.lastAt = at;
     return this.answer(apiKey, current, false);
+  }
+
+  /**
+   * Runs a key's save after the saves before it have settled. Until 2026-11-24 a switch's save that
+   * was slow (the switch fired meanwhile) could land after the next switch's, and the fired
+   * switch's removal then took the live switch's row with it: a restart left that bot unguarded.
+   * (Removals name their id, so they cannot take a later switch's row.)
+   */
+  private inTurn(apiKey: string, save: () => Promise<void>): Promise<void> {
+    const next = (this.saves.get(apiKey) ?? Promise.resolve()).then(save);
+    const settled = next.catch(() => {});
+    this.saves.set(apiKey, settled);
+    void settled.then(() => {
+      if (this.saves.get(apiKey) === settled) this.saves.delete(apiKey);
+    });
+    return next;
   }
 
   /** Once the switch's store write is through: stored and still armed, or why not. */
