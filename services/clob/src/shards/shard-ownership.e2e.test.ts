@@ -110,7 +110,7 @@ describe('shard ownership', () => {
 
   /** A pool whose reserve() can wait on a gate, and whose next query can be made to hang. */
   function gated(real: Sql) {
-    const state = { gate: Promise.resolve(), hangNext: false, reserves: 0, queries: 0 };
+    const state = { gate: Promise.resolve(), hangNext: false, hangNextReserve: false, reserves: 0, queries: 0 };
     const wrapped = ((...args: unknown[]) => {
       state.queries++;
       if (state.hangNext) {
@@ -121,6 +121,10 @@ describe('shard ownership', () => {
     }) as unknown as Sql;
     (wrapped as { reserve: Sql['reserve'] }).reserve = (async () => {
       state.reserves++;
+      if (state.hangNextReserve) {
+        state.hangNextReserve = false;
+        await new Promise(() => {}); // a pool that never hands out a connection
+      }
       await state.gate;
       return real.reserve();
     }) as Sql['reserve'];
@@ -177,4 +181,33 @@ describe('shard ownership', () => {
       await db.drop();
     }
   }, 40_000);
+
+  it('gives up a re-take that never gets a connection, tries again, and halts once another process has the shards; a release never waits for ever', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const real = connectPostgres(db.url, { max: 4 });
+    const { sql, state } = gated(real);
+    const thief = connectPostgres(db.url, { max: 2 });
+    const lost: Error[] = [];
+    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+    let other: ShardOwnership | undefined;
+    try {
+      state.hangNextReserve = true;
+      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
+      other = await ShardOwnership.claim(thief, 2, () => {});
+      // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
+      await expect.poll(() => lost.length, { timeout: 20_000, interval: 200 }).toBe(1);
+      // A release whose queries get no answer returns after a check's deadline.
+      state.hangNext = true;
+      const started = performance.now();
+      await own.release();
+      expect(performance.now() - started).toBeLessThan(8000);
+    } finally {
+      await other?.release();
+      await own.release();
+      await thief.end({ timeout: 1 });
+      await real.end({ timeout: 1 });
+      await db.drop();
+    }
+  }, 60_000);
 });

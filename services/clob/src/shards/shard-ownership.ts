@@ -45,8 +45,11 @@ async function take(sql: Sql, count: number): Promise<{ connection: Reserved; pi
 export class ShardOwnership {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Taking the locks again, under way: one at a time (a second would find them taken: ours). */
-  private taking: Promise<void> | undefined;
+  /**
+   * Taking the locks again, under way: one at a time (a second would find them taken: ours). One
+   * that outlives a check's deadline is abandoned, and gives up whatever it takes later.
+   */
+  private taking: { done: Promise<void>; abandoned: boolean } | undefined;
 
   private constructor(
     private readonly sql: Sql,
@@ -68,6 +71,10 @@ export class ShardOwnership {
       const late = new Promise<void>((resolve) => (deadline = setTimeout(resolve, CHECK_DEADLINE_MS).unref()));
       void Promise.race([this.check(), late]).then(() => {
         clearTimeout(deadline);
+        if (this.taking !== undefined) {
+          this.taking.abandoned = true;
+          this.taking = undefined;
+        }
         this.schedule();
       });
     }, CHECK_MS);
@@ -99,22 +106,27 @@ export class ShardOwnership {
     // A late answer about a session already replaced (or a take under way) says nothing now.
     if (holding || this.closed || this.held !== held || this.taking !== undefined) return;
     // The session went (its connection is dead: it is dropped, never used again).
-    this.taking = this.takeAgain().finally(() => (this.taking = undefined));
-    await this.taking;
+    const attempt = { done: Promise.resolve(), abandoned: false };
+    attempt.done = this.takeAgain(attempt).finally(() => {
+      if (this.taking === attempt) this.taking = undefined;
+    });
+    this.taking = attempt;
+    await attempt.done;
   }
 
-  private async takeAgain(): Promise<void> {
+  private async takeAgain(attempt: { abandoned: boolean }): Promise<void> {
     let taken: Awaited<ReturnType<typeof take>>;
     try {
       taken = await take(this.sql, this.count);
     } catch (error) {
-      if (!(error instanceof StartRefusal) || this.closed) return; // try again at the next check
+      // Another try comes at the next check (an abandoned attempt's refusal says nothing now).
+      if (!(error instanceof StartRefusal) || this.closed || attempt.abandoned) return;
       this.closed = true;
       this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${error.message}`));
       return;
     }
-    if (this.closed) {
-      // Released meanwhile: give these up too, or they would stay held by this process.
+    if (this.closed || attempt.abandoned) {
+      // Released or abandoned meanwhile: give these up too, or they would stay held by this process.
       await taken.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
       taken.connection.release();
       return;
@@ -123,16 +135,21 @@ export class ShardOwnership {
     console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
   }
 
-  /** Gives the shards up (at close, once they have stopped). */
+  /**
+   * Gives the shards up (at close, once they have stopped), waiting on Postgres at most a check's
+   * deadline: a stalled Postgres held a stop for ever. Locks left then go with the session when
+   * the pool ends.
+   */
   async release(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    const late = () => new Promise<false>((resolve) => setTimeout(() => resolve(false), CHECK_DEADLINE_MS).unref());
     // A take under way gives up what it takes once it sees the release (takeAgain).
-    await Promise.race([this.taking, new Promise((resolve) => setTimeout(resolve, CHECK_DEADLINE_MS).unref())]);
+    await Promise.race([this.taking?.done, late()]);
     // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
     // a session that still holds the locks (a dropped one has already let them go).
-    if (!(await this.holding(this.held.pid).catch(() => false))) return;
-    await this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
+    if (!(await Promise.race([this.holding(this.held.pid).catch(() => false), late()]))) return;
+    await Promise.race([this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {}), late()]);
     this.held.connection.release();
   }
 }
