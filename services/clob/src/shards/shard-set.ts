@@ -132,8 +132,9 @@ export class ShardSet {
       early.delete(this.applied[shard]!++);
       this.inFlight[shard]!--;
       if (next.outcome instanceof Error) {
-        this.fault(shard, next.outcome);
-        // A batch the stop cut off (its thread terminated): a 503, not a fault to log.
+        // A batch the threads' stop cut off is no fault: a 503. (A reply that does arrive is
+        // judged as any other, its faults reported.)
+        if (!this.terminating) this.fault(shard, next.outcome);
         const error = this.terminating ? stopping() : next.outcome;
         for (const p of next.pending) p.reject(error);
         continue;
@@ -154,7 +155,6 @@ export class ShardSet {
   }
 
   private fault(shard: number, error: Error): void {
-    if (this.terminating) return; // close() aborts the batches still out; that is no fault
     if (this.options.onFault === undefined) {
       console.error(`clob: shard ${shard} fault:`, error);
       return;
