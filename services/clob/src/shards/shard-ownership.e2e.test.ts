@@ -60,7 +60,7 @@ describe('shard ownership', () => {
     const other = await ShardOwnership.claim(h.sql, 2, () => {});
     try {
       const fatal = await h.app.fatal;
-      expect(fatal.message).toMatch(/^the shard locks were lost with their Postgres session and another process has them now: shard 0 is owned by another clob process/);
+      expect(fatal.message).toMatch(/^the shard locks were lost with their Postgres session and another process has them now: /);
       const book = await fetch(`${h.url}/book?token_id=${yes}`);
       expect(book.status).toBe(503);
     } finally {
@@ -110,7 +110,7 @@ describe('shard ownership', () => {
 
   /** A pool whose reserve() can wait on a gate, and whose next query can be made to hang. */
   function gated(real: Sql) {
-    const state = { gate: Promise.resolve(), hangNext: false, hangNextReserve: false, reserves: 0, queries: 0 };
+    const state = { gate: Promise.resolve(), hangNext: false, hangNextReserve: false, reserveDelayMs: 0, reserves: 0, queries: 0 };
     const wrapped = ((...args: unknown[]) => {
       state.queries++;
       if (state.hangNext) {
@@ -126,6 +126,7 @@ describe('shard ownership', () => {
         await new Promise(() => {}); // a pool that never hands out a connection
       }
       await state.gate;
+      await new Promise((resolve) => setTimeout(resolve, state.reserveDelayMs));
       return real.reserve();
     }) as Sql['reserve'];
     return { sql: wrapped, state };
@@ -202,6 +203,31 @@ describe('shard ownership', () => {
       const started = performance.now();
       await own.release();
       expect(performance.now() - started).toBeLessThan(8000);
+    } finally {
+      await other?.release();
+      await own.release();
+      await thief.end({ timeout: 1 });
+      await real.end({ timeout: 1 });
+      await db.drop();
+    }
+  }, 60_000);
+
+  it('sees the loss while every re-take is slower than a check, from who holds the locks', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const real = connectPostgres(db.url, { max: 4 });
+    const { sql, state } = gated(real);
+    const thief = connectPostgres(db.url, { max: 2 });
+    const lost: Error[] = [];
+    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+    let other: ShardOwnership | undefined;
+    try {
+      state.reserveDelayMs = 7000; // a pool that hands out connections only after a check's deadline
+      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
+      other = await ShardOwnership.claim(thief, 2, () => {});
+      // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
+      await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
+      expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
     } finally {
       await other?.release();
       await own.release();

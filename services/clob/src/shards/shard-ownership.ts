@@ -7,10 +7,12 @@
 // A session that drops while the process runs (Postgres restarted, a network cut, an idle-session
 // killer) takes the locks with it. So the locks are checked every few seconds from the pool: when
 // they are gone they are taken again on a new session, and if another process has them by then,
-// `onLost` is told (the front end halts trading: the other one runs the books). One check at a
-// time: the next is timed from the end of the last. Until 2026-11-24 they ran on an interval, so
-// while Postgres was slow (a failover) checks piled up; when the session turned out gone, the first
-// took the locks again and the others found them taken (by this very process) and halted trading.
+// `onLost` is told (the front end halts trading: the other one runs the books). A loss is seen in
+// `pg_locks`: a session not of this process holds them. One check at a time, the next timed from
+// the end of the last or from its deadline, and one take at a time however long it waits. Until
+// 2026-11-24 checks ran on an interval and piled up while Postgres was slow (a failover): when the
+// session turned out gone, the first took the locks again and the next found them taken (by this
+// very process) and halted trading; later versions let one hung query or take stop every check.
 
 import type { Sql } from '@pmx/db';
 import { StartRefusal } from '@pmx/config';
@@ -24,10 +26,11 @@ const CHECK_DEADLINE_MS = 3 * CHECK_MS;
 type Reserved = Awaited<ReturnType<Sql['reserve']>>;
 
 /** Takes every shard's lock on a session of its own, or none (StartRefusal names the one taken). */
-async function take(sql: Sql, count: number): Promise<{ connection: Reserved; pid: number }> {
+async function take(sql: Sql, count: number, onSession?: (pid: number) => void): Promise<{ connection: Reserved; pid: number }> {
   const connection = await sql.reserve();
   try {
     const [me] = await connection<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    onSession?.(me!.pid); // before any lock: a check seeing one held by this session knows it
     for (let shard = 0; shard < count; shard++) {
       const [row] = await connection<{ taken: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
       if (row?.taken !== true) {
@@ -46,10 +49,10 @@ export class ShardOwnership {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   /**
-   * Taking the locks again, under way: one at a time (a second would find them taken: ours). One
-   * that outlives a check's deadline is abandoned, and gives up whatever it takes later.
+   * Taking the locks again, under way, and its session once known. One at a time, however long it
+   * takes: two would race, and the loser would take the winner (this process) for another owner.
    */
-  private taking: { done: Promise<void>; abandoned: boolean } | undefined;
+  private taking: { done: Promise<void>; pid: number | undefined } | undefined;
 
   private constructor(
     private readonly sql: Sql,
@@ -71,10 +74,6 @@ export class ShardOwnership {
       const late = new Promise<void>((resolve) => (deadline = setTimeout(resolve, CHECK_DEADLINE_MS).unref()));
       void Promise.race([this.check(), late]).then(() => {
         clearTimeout(deadline);
-        if (this.taking !== undefined) {
-          this.taking.abandoned = true;
-          this.taking = undefined;
-        }
         this.schedule();
       });
     }, CHECK_MS);
@@ -86,27 +85,37 @@ export class ShardOwnership {
     return new ShardOwnership(sql, count, await take(sql, count), onLost);
   }
 
-  /** Whether the session `pid` still holds every shard's lock (false when Postgres says not). */
-  private async holding(pid: number): Promise<boolean> {
-    const [row] = await this.sql<{ held: number }[]>`
-      SELECT count(*)::int AS held FROM pg_locks
-       WHERE locktype = 'advisory' AND granted AND pid = ${pid} AND classid::int8 = ${LOCK_CLASS}::int8 AND objsubid = 2`;
-    return (row?.held ?? 0) >= this.count;
+  /** The sessions holding shard locks of this database, with how many each. */
+  private async holders(): Promise<{ pid: number; n: number }[]> {
+    return this.sql<{ pid: number; n: number }[]>`
+      SELECT pid, count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND classid::int8 = ${LOCK_CLASS}::int8 AND objsubid = 2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       GROUP BY pid`;
   }
 
+  /**
+   * Held: nothing to do. Held by a session not of this process: lost (`onLost`). Held by nobody:
+   * taken again, unless a take is under way (it may wait on a stalled pool for long: the checks go
+   * on meanwhile, so a loss is still seen).
+   */
   private async check(): Promise<void> {
-    if (this.closed || this.taking !== undefined) return;
+    if (this.closed) return;
     const held = this.held;
-    let holding: boolean;
+    let holders: { pid: number; n: number }[];
     try {
-      holding = await this.holding(held.pid);
+      holders = await this.holders();
     } catch {
       return; // Postgres unreachable: nobody else can take the locks meanwhile either.
     }
-    // A late answer about a session already replaced (or a take under way) says nothing now.
-    if (holding || this.closed || this.held !== held || this.taking !== undefined) return;
+    // A late answer about a session already replaced says nothing now.
+    if (this.closed || this.held !== held) return;
+    if ((holders.find((h) => h.pid === held.pid)?.n ?? 0) >= this.count) return;
+    const other = holders.find((h) => h.pid !== held.pid && h.pid !== this.taking?.pid);
+    if (other !== undefined) return this.lose(`the session ${other.pid} holds ${other.n} of them`);
+    if (this.taking !== undefined) return;
     // The session went (its connection is dead: it is dropped, never used again).
-    const attempt = { done: Promise.resolve(), abandoned: false };
+    const attempt: { done: Promise<void>; pid: number | undefined } = { done: Promise.resolve(), pid: undefined };
     attempt.done = this.takeAgain(attempt).finally(() => {
       if (this.taking === attempt) this.taking = undefined;
     });
@@ -114,19 +123,22 @@ export class ShardOwnership {
     await attempt.done;
   }
 
-  private async takeAgain(attempt: { abandoned: boolean }): Promise<void> {
+  private lose(why: string): void {
+    this.closed = true;
+    this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${why}`));
+  }
+
+  private async takeAgain(attempt: { pid: number | undefined }): Promise<void> {
     let taken: Awaited<ReturnType<typeof take>>;
     try {
-      taken = await take(this.sql, this.count);
+      taken = await take(this.sql, this.count, (pid) => (attempt.pid = pid));
     } catch (error) {
-      // Another try comes at the next check (an abandoned attempt's refusal says nothing now).
-      if (!(error instanceof StartRefusal) || this.closed || attempt.abandoned) return;
-      this.closed = true;
-      this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${error.message}`));
-      return;
+      // Refused: another session has one, and it is not this process's (one take at a time).
+      if (error instanceof StartRefusal && !this.closed) this.lose(error.message);
+      return; // otherwise tried again at the next check
     }
-    if (this.closed || attempt.abandoned) {
-      // Released or abandoned meanwhile: give these up too, or they would stay held by this process.
+    if (this.closed) {
+      // Released (or lost) meanwhile: give these up too, or they would stay held by this process.
       await taken.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
       taken.connection.release();
       return;
@@ -143,13 +155,15 @@ export class ShardOwnership {
   async release(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    const late = () => new Promise<false>((resolve) => setTimeout(() => resolve(false), CHECK_DEADLINE_MS).unref());
+    // One deadline for all of it.
+    const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), CHECK_DEADLINE_MS).unref());
     // A take under way gives up what it takes once it sees the release (takeAgain).
-    await Promise.race([this.taking?.done, late()]);
+    await Promise.race([this.taking?.done, late]);
     // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
     // a session that still holds the locks (a dropped one has already let them go).
-    if (!(await Promise.race([this.holding(this.held.pid).catch(() => false), late()]))) return;
-    await Promise.race([this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {}), late()]);
+    const holding = this.holders().then((rows) => (rows.find((h) => h.pid === this.held.pid)?.n ?? 0) > 0, () => false);
+    if (!(await Promise.race([holding, late]))) return;
+    await Promise.race([this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {}), late]);
     this.held.connection.release();
   }
 }
