@@ -102,18 +102,21 @@ describe('Heartbeats', () => {
     expect(await again).toMatchObject({ ok: true, armed: true, heartbeatId: saves[1]!.id });
   });
 
-  it('does not answer 200 for a switch that fired while it was being stored, and removes its row after the write', async () => {
+  it('counts a new switch\'s silence from when it is stored: a slow write neither fires it nor answers a lie', async () => {
     let now = 0;
     const { store, saves, removed } = controlledStore();
     const heartbeats = new Heartbeats(1000, () => now, store, () => {});
     const arming = heartbeats.beat('k', '');
     await turn();
-    now += 1001;
-    expect(heartbeats.takeExpired()).toEqual([{ apiKey: 'k', heartbeatId: saves[0]!.id }]);
-    await turn();
-    expect(removed).toEqual([]); // not before the row is written
+    now += 5000; // the write is slow: the bot has no id yet, so it cannot be silent
+    // Until 2026-11-24 the switch fired here and cancelled a live bot's orders.
+    expect(heartbeats.takeExpired()).toEqual([]);
     saves[0]!.settle(true);
-    expect(await arming).toMatchObject({ ok: false, error: expect.stringMatching(/fired before it was stored/) });
+    expect(await arming).toMatchObject({ ok: true, armed: true, heartbeatId: saves[0]!.id });
+    now += 1000;
+    expect(heartbeats.takeExpired()).toEqual([]);
+    now += 1;
+    expect(heartbeats.takeExpired()).toEqual([{ apiKey: 'k', heartbeatId: saves[0]!.id }]);
     await turn();
     expect(removed).toEqual([`k ${saves[0]!.id}`]);
   });
@@ -137,7 +140,7 @@ describe('Heartbeats', () => {
     expect(removed).toEqual(['k id-k']); // once removed, not again
   });
 
-  it('keeps a key\'s saves in order: a slow save of a fired switch cannot land over the next switch\'s row', async () => {
+  it('keeps a key\'s saves in order: a slow save of a disarmed switch cannot land over the next switch\'s row', async () => {
     let now = 0;
     const rows = new Map<string, string>();
     const pending: (() => void)[] = [];
@@ -151,8 +154,7 @@ describe('Heartbeats', () => {
     const heartbeats = new Heartbeats(1000, () => now, store, () => {});
     const first = heartbeats.beat('k', '');
     await turn();
-    now += 1001;
-    heartbeats.takeExpired(); // fired while its save is slow
+    heartbeats.disarm('k'); // gone while its save is slow
     const second = heartbeats.beat('k', '');
     await turn();
     // Until 2026-11-24 the second save ran at once, and could land first.

@@ -35,11 +35,16 @@ interface Armed {
   lastAt: number;
   /** Its store write: true once stored, false if it failed. */
   stored: Promise<boolean>;
+  /**
+   * Not stored (so not answered) yet: its silence starts once it is. Until 2026-11-24 a switch
+   * whose write was slow fired before its bot had its id, cancelling a live bot's orders.
+   */
+  pending: boolean;
 }
 
 const MEMORY_ONLY: SwitchStore = { save: async () => {}, remove: async () => {} };
 const UNSTORED = 'the heartbeat switch could not be stored, so it is not armed: retry shortly';
-const FIRED = 'the heartbeat switch fired before it was stored (no heartbeat within the timeout): the open orders of this API key are being cancelled; send "" to start again';
+const DISARMED = 'the heartbeat switch was disarmed before it was stored (its API key was deleted)';
 
 export class Heartbeats {
   private readonly armed = new Map<string, Armed>();
@@ -65,14 +70,21 @@ export class Heartbeats {
   async beat(apiKey: string, id: string): Promise<Beat> {
     const at = this.now();
     const current = this.armed.get(apiKey);
-    if (current !== undefined && at - current.lastAt > this.timeoutMs) {
+    if (current !== undefined && !current.pending && at - current.lastAt > this.timeoutMs) {
       // Too late: the switch has fired; the sweep cancels the orders and disarms it.
       return { ok: false, error: 'the heartbeat came after the timeout: the open orders of this API key are being cancelled; send "" to start again' };
     }
     if (current === undefined) {
       if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
-      const armed: Armed = { id: randomUUID(), lastAt: at, stored: Promise.resolve(false) };
-      armed.stored = this.inTurn(apiKey, () => this.store.save(apiKey, armed.id)).then(() => true, () => false);
+      const armed: Armed = { id: randomUUID(), lastAt: at, stored: Promise.resolve(false), pending: true };
+      armed.stored = this.inTurn(apiKey, () => this.store.save(apiKey, armed.id)).then(
+        () => {
+          armed.pending = false;
+          armed.lastAt = Math.max(armed.lastAt, this.now());
+          return true;
+        },
+        () => false,
+      );
       this.armed.set(apiKey, armed);
       return this.answer(apiKey, armed, true);
     }
@@ -104,7 +116,7 @@ export class Heartbeats {
       if (this.armed.get(apiKey) === armed) this.armed.delete(apiKey);
       return { ok: false, error: UNSTORED, unavailable: true };
     }
-    if (this.armed.get(apiKey) !== armed) return { ok: false, error: FIRED };
+    if (this.armed.get(apiKey) !== armed) return { ok: false, error: DISARMED };
     return { ok: true, heartbeatId: armed.id, armed: arming };
   }
 
@@ -115,7 +127,7 @@ export class Heartbeats {
   restore(switches: readonly Switch[]): void {
     const at = this.now();
     for (const { apiKey, heartbeatId } of switches) {
-      if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at, stored: Promise.resolve(true) });
+      if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at, stored: Promise.resolve(true), pending: false });
     }
   }
 
@@ -133,7 +145,7 @@ export class Heartbeats {
     const at = this.now();
     const expired: Switch[] = [];
     for (const [apiKey, armed] of this.armed) {
-      if (at - armed.lastAt > this.timeoutMs) {
+      if (!armed.pending && at - armed.lastAt > this.timeoutMs) {
         this.armed.delete(apiKey);
         const fired = { apiKey, heartbeatId: armed.id };
         expired.push(fired);
