@@ -119,7 +119,8 @@ export class ShardSet {
       const batch: ShardBatch = { now: this.now(), commands: pending.map((p) => p.command) };
       this.pools[shard]!.run(batch).then(
         (reply: ShardReply) => this.settle(shard, number, pending, reply),
-        (error: unknown) => this.settle(shard, number, pending, error instanceof Error ? error : new Error(String(error))),
+        // Judged when it fails: a batch applied later, behind a slower one, keeps what it was.
+        (error: unknown) => this.settle(shard, number, pending, this.terminating ? CUT_OFF : error instanceof Error ? error : new Error(String(error))),
       );
     }
   }
@@ -134,8 +135,8 @@ export class ShardSet {
       if (next.outcome instanceof Error) {
         // A batch the threads' stop cut off is no fault: a 503. (A reply that does arrive is
         // judged as any other, its faults reported.)
-        if (!this.terminating) this.fault(shard, next.outcome);
-        const error = this.terminating ? stopping() : next.outcome;
+        if (next.outcome !== CUT_OFF) this.fault(shard, next.outcome);
+        const error = next.outcome === CUT_OFF ? stopping() : next.outcome;
         for (const p of next.pending) p.reject(error);
         continue;
       }
@@ -182,6 +183,9 @@ export class ShardSet {
     await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
 }
+
+/** The outcome of a batch that failed because the threads were being stopped. */
+const CUT_OFF = new Error('cut off by the stop');
 
 /** What a command gets once the shards stop: not placed, or not known to have been (503). */
 function stopping(): HttpError {
