@@ -157,7 +157,11 @@ describe('shard ownership', () => {
     }
   }, 30_000);
 
-  it('goes on checking past a check that never gets an answer, and halts once another process has the shards', async () => {
+  /**
+   * This process's ownership over a pool the test can hold up (`gated`), another pool for "another
+   * process", and every loss told; all closed and dropped after `run`.
+   */
+  async function withOwnership(run: (o: { own: ShardOwnership; state: ReturnType<typeof gated>['state']; lost: Error[]; db: { sql: Sql }; claimElsewhere: () => Promise<void> }) => Promise<void>): Promise<void> {
     const db = await createTestDatabase({ migrate: false });
     const real = connectPostgres(db.url, { max: 4 });
     const { sql, state } = gated(real);
@@ -166,14 +170,7 @@ describe('shard ownership', () => {
     const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
     let other: ShardOwnership | undefined;
     try {
-      state.hangNext = true;
-      await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
-      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
-      await expect.poll(async () => (await ownLocks(db.sql)).length, { timeout: 5000 }).toBe(0);
-      other = await ShardOwnership.claim(thief, 2, () => {});
-      // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
-      await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
-      expect(lost[0]!.message).toMatch(/another process has them now/);
+      await run({ own, state, lost, db, claimElsewhere: async () => void (other = await ShardOwnership.claim(thief, 2, () => {})) });
     } finally {
       await other?.release();
       await own.release();
@@ -181,21 +178,26 @@ describe('shard ownership', () => {
       await real.end({ timeout: 1 });
       await db.drop();
     }
-  }, 40_000);
+  }
 
-  it('gives up a re-take that never gets a connection, tries again, and halts once another process has the shards; a release never waits for ever', async () => {
-    const db = await createTestDatabase({ migrate: false });
-    const real = connectPostgres(db.url, { max: 4 });
-    const { sql, state } = gated(real);
-    const thief = connectPostgres(db.url, { max: 2 });
-    const lost: Error[] = [];
-    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
-    let other: ShardOwnership | undefined;
-    try {
+  it('goes on checking past a check that never gets an answer, and halts once another process has the shards', () =>
+    withOwnership(async ({ state, lost, db, claimElsewhere }) => {
+      state.hangNext = true;
+      await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
+      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await expect.poll(async () => (await ownLocks(db.sql)).length, { timeout: 5000 }).toBe(0);
+      await claimElsewhere();
+      // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
+      await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
+      expect(lost[0]!.message).toMatch(/another process has them now/);
+    }), 40_000);
+
+  it('halts while a re-take never gets a connection, once another process has the shards; a release never waits for ever', () =>
+    withOwnership(async ({ own, state, lost, db, claimElsewhere }) => {
       state.hangNextReserve = true;
       await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
       await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
-      other = await ShardOwnership.claim(thief, 2, () => {});
+      await claimElsewhere();
       // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
       await expect.poll(() => lost.length, { timeout: 20_000, interval: 200 }).toBe(1);
       // A release whose queries get no answer returns after a check's deadline.
@@ -203,37 +205,16 @@ describe('shard ownership', () => {
       const started = performance.now();
       await own.release();
       expect(performance.now() - started).toBeLessThan(8000);
-    } finally {
-      await other?.release();
-      await own.release();
-      await thief.end({ timeout: 1 });
-      await real.end({ timeout: 1 });
-      await db.drop();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it('sees the loss while every re-take is slower than a check, from who holds the locks', async () => {
-    const db = await createTestDatabase({ migrate: false });
-    const real = connectPostgres(db.url, { max: 4 });
-    const { sql, state } = gated(real);
-    const thief = connectPostgres(db.url, { max: 2 });
-    const lost: Error[] = [];
-    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
-    let other: ShardOwnership | undefined;
-    try {
+  it('sees the loss while every re-take is slower than a check, from who holds the locks', () =>
+    withOwnership(async ({ state, lost, db, claimElsewhere }) => {
       state.reserveDelayMs = 7000; // a pool that hands out connections only after a check's deadline
       await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
       await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
-      other = await ShardOwnership.claim(thief, 2, () => {});
+      await claimElsewhere();
       // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
       await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
       expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
-    } finally {
-      await other?.release();
-      await own.release();
-      await thief.end({ timeout: 1 });
-      await real.end({ timeout: 1 });
-      await db.drop();
-    }
-  }, 60_000);
+    }), 60_000);
 });
