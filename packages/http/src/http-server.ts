@@ -231,26 +231,25 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
         throw Object.assign(new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`), { code: 'EADDRINUSE', address: host, port });
       }
       const tcp: us_listen_socket = socket;
-      const sockets = [tcp];
-      let tcpOpen = true;
-      const stopListening = () => {
-        if (tcpOpen) uws.us_listen_socket_close(tcp);
-        tcpOpen = false;
-      };
+      let unixSocket: us_listen_socket | undefined;
       if (listenOptions.unixPath !== undefined) {
         let unix: us_listen_socket | false | undefined;
         app.listen_unix((listenSocket) => {
           unix = listenSocket;
         }, listenOptions.unixPath);
         if (!unix) {
-          uws.us_listen_socket_close(socket);
+          uws.us_listen_socket_close(tcp);
           throw new Error(`@pmx/http: cannot listen on the Unix socket ${listenOptions.unixPath}`);
         }
-        sockets.push(unix);
+        unixSocket = unix;
       }
+      let tcpOpen = true;
+      const stopListening = () => {
+        if (tcpOpen) uws.us_listen_socket_close(tcp);
+        tcpOpen = false;
+      };
       listening = true;
-      const listenSocket = socket;
-      const boundPort = uws.us_socket_local_port(listenSocket);
+      const boundPort = uws.us_socket_local_port(tcp);
       let closing: Promise<void> | undefined;
       return {
         port: boundPort,
@@ -262,7 +261,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
         close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
           closing ??= new Promise<void>((resolve) => {
             stopListening();
-            for (const s of sockets.slice(1)) uws.us_listen_socket_close(s);
+            if (unixSocket !== undefined) uws.us_listen_socket_close(unixSocket);
             let timer: NodeJS.Timeout | undefined;
             const finish = (): void => {
               if (timer !== undefined) clearTimeout(timer);
