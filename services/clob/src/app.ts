@@ -187,13 +187,16 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     async close() {
       clearInterval(sweep);
       gtd.close();
+      // Stopped while recovering: what the shards hold is rebuilt from the ledger at the next
+      // start anyway, so they get no grace (their recovery may wait on ingest).
+      const recovering = !core.allReady(shards.count);
       closing.abort();
       await ready.catch(() => {});
       // Requests in flight are answered first (up to 1 s), then what they read from goes.
       await served?.close({ graceMs: 1000 });
       await follower?.close();
       await ch?.close();
-      await shards.close();
+      await shards.close({ graceMs: recovering ? 0 : 2000 });
       await pool.destroy();
       await ownership.release();
       if (options.sql === undefined) await sql.end({ timeout: 2 });
