@@ -217,4 +217,54 @@ describe('shard ownership', () => {
       await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
       expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
     }), 60_000);
+
+  it('survives a re-take whose connection is cut mid-way, and takes the locks again', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const target = new URL(db.url);
+    // A link to Postgres that, once armed, cuts the client's side of the next take after its first lock.
+    let trap = false;
+    const relay = net.createServer((client) => {
+      const server = net.connect(Number(target.port || 5432), target.hostname);
+      let sawLock = false;
+      let cut = false;
+      client.on('data', (bytes: Buffer) => {
+        if (cut) return;
+        if (trap && sawLock) {
+          cut = true;
+          trap = false;
+          setTimeout(() => client.destroy(), 100);
+          return;
+        }
+        if (bytes.includes('pg_try_advisory_lock')) sawLock = true;
+        server.write(bytes);
+      });
+      server.on('data', (bytes: Buffer) => void (cut || client.write(bytes)));
+      for (const socket of [client, server]) socket.on('error', () => {});
+      client.on('close', () => void (cut || server.destroy()));
+      server.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const viaRelay = new URL(db.url);
+    viaRelay.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+    const sql = connectPostgres(viaRelay.href, { max: 4 });
+    const lost: Error[] = [];
+    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+    try {
+      const first = (await ownLocks(db.sql))[0]!.pid;
+      trap = true;
+      await db.sql`SELECT pg_terminate_backend(${first})`;
+      // Until 2026-11-24 the take queried its dead connection to give its lock back: postgres.js
+      // threw out of its own callback and the process crashed (vitest reports an unhandled error).
+      await expect.poll(() => trap, { timeout: 5000 }).toBe(false);
+      await expect
+        .poll(async () => { const locks = await ownLocks(db.sql); return locks.length === 2 && locks.every((l) => l.pid !== first); }, { timeout: 15_000, interval: 200 })
+        .toBe(true);
+      expect(lost).toEqual([]);
+    } finally {
+      await own.release();
+      await sql.end({ timeout: 1 });
+      relay.close();
+      await db.drop();
+    }
+  }, 40_000);
 });

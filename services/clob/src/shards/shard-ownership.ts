@@ -28,21 +28,36 @@ type Reserved = Awaited<ReturnType<Sql['reserve']>>;
 /** Takes every shard's lock on a session of its own, or none (StartRefusal names the one taken). */
 async function take(sql: Sql, count: number, onSession?: (pid: number) => void): Promise<{ connection: Reserved; pid: number }> {
   const connection = await sql.reserve();
+  let pid: number | undefined;
   try {
     const [me] = await connection<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-    onSession?.(me!.pid); // before any lock: a check seeing one held by this session knows it
+    pid = me!.pid;
+    onSession?.(pid); // before any lock: a check seeing one held by this session knows it
     for (let shard = 0; shard < count; shard++) {
       const [row] = await connection<{ taken: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
       if (row?.taken !== true) {
         throw new StartRefusal(`shard ${shard} is owned by another clob process on this ledger (${count} shards here): stop it first, or give this one its own database`);
       }
     }
-    return { connection, pid: me!.pid };
+    return { connection, pid };
   } catch (error) {
-    await connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
-    connection.release();
+    // Refused: the session is alive and gives its locks back. Anything else may be a dead
+    // connection, and a query or a release on it throws out of postgres.js's own callbacks (a
+    // crash: found by a review, 2026-11-24): the session is ended from the pool instead, which
+    // frees any lock it took, and the connection is left unused.
+    if (error instanceof StartRefusal) {
+      await connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
+      connection.release();
+    } else {
+      await endSession(sql, pid);
+    }
     throw error;
   }
+}
+
+/** Ends a lock session from the pool (its locks go with it), never touching its own connection. */
+async function endSession(sql: Sql, pid: number | undefined): Promise<void> {
+  if (pid !== undefined) await sql`SELECT pg_terminate_backend(${pid})`.catch(() => {});
 }
 
 export class ShardOwnership {
@@ -139,8 +154,7 @@ export class ShardOwnership {
     }
     if (this.closed) {
       // Released (or lost) meanwhile: give these up too, or they would stay held by this process.
-      await taken.connection`SELECT pg_advisory_unlock_all()`.catch(() => {});
-      taken.connection.release();
+      await endSession(this.sql, taken.pid);
       return;
     }
     this.held = taken;
