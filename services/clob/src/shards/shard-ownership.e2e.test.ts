@@ -11,6 +11,56 @@ import { startClob, type Harness } from '../testing/clob-harness.ts';
 import { ShardOwnership } from './shard-ownership.ts';
 
 let h: Harness;
+
+/** The sessions holding a database's shard locks, and how many each holds. */
+const lockHolders = (sql: Sql) => sql<{ pid: number; n: number }[]>`
+  SELECT pid, count(*)::int AS n FROM pg_locks
+   WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+   GROUP BY pid`;
+/** The one session holding the harness's shard locks, if any. */
+const holder = async () => (await lockHolders(h.sql))[0];
+/** Whether one session other than `before` now holds both shard locks (taken again). */
+const retakenFrom = async (sql: Sql, before: number) => {
+  const [now, ...more] = await lockHolders(sql);
+  return now !== undefined && now.n === 2 && now.pid !== before && more.length === 0;
+};
+
+/**
+ * A TCP link to `url`'s Postgres that `wire` joins up (client and server sockets), for a test to
+ * hold up or cut; `url` is the same database through the link.
+ */
+async function relayTo(url: string, wire: (client: net.Socket, server: net.Socket) => void): Promise<{ url: string; close: () => void }> {
+  const target = new URL(url);
+  const relay = net.createServer((client) => {
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, server]) socket.on('error', () => {});
+    wire(client, server);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const through = new URL(url);
+  through.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+  return { url: through.href, close: () => relay.close() };
+}
+
+/**
+ * This process's ownership of a fresh database's shards over a link `wire` joins up, and every
+ * loss told; all closed and dropped after `run`.
+ */
+async function withRelayedOwnership(wire: (client: net.Socket, server: net.Socket) => void, run: (o: { db: { sql: Sql }; lost: Error[] }) => Promise<void>): Promise<void> {
+  const db = await createTestDatabase({ migrate: false });
+  const relay = await relayTo(db.url, wire);
+  const sql = connectPostgres(relay.url, { max: 4 });
+  const lost: Error[] = [];
+  const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
+  try {
+    await run({ db, lost });
+  } finally {
+    await own.release();
+    await sql.end({ timeout: 1 });
+    relay.close();
+    await db.drop();
+  }
+}
 beforeAll(async () => {
   h = await startClob();
 });
@@ -35,22 +85,13 @@ describe('shard ownership', () => {
     expect((await fetch(`${h.url}/time`)).status).toBe(200);
   });
 
-  /** The backend holding this database's shard locks, and how many it holds. */
-  const holder = async () => {
-    const rows = await h.sql<{ pid: number; n: number }[]>`
-      SELECT pid, count(*)::int AS n FROM pg_locks
-       WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       GROUP BY pid`;
-    return rows[0];
-  };
-
   it('takes the locks again when their session drops, and halts if another process has them by then', async () => {
     const { yes } = await h.createMarket();
     const first = await holder();
     expect(first?.n).toBe(2);
     await h.sql`SELECT pg_terminate_backend(${first!.pid})`;
     // Taken again on a new session; the front end goes on serving.
-    await expect.poll(async () => { const now = await holder(); return now !== undefined && now.pid !== first!.pid && now.n === 2; }, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => retakenFrom(h.sql, first!.pid), { timeout: 10_000 }).toBe(true);
     expect((await fetch(`${h.url}/time`)).status).toBe(200);
 
     // Dropped again, and another process takes the shards first: this one halts trading.
@@ -69,26 +110,17 @@ describe('shard ownership', () => {
   });
 
   it('keeps the shards through a slow spell of Postgres in which their session is lost (a failover), not halting on its own locks', async () => {
-    const db = await createTestDatabase({ migrate: false });
     // A link to Postgres that can be held up, as a failover or a congested network does.
     let stalled = false;
     const held: (() => void)[] = [];
-    const relay = net.createServer((client) => {
-      const server = net.connect(Number(new URL(db.url).port || 5432), new URL(db.url).hostname);
+    const stallable = (client: net.Socket, server: net.Socket) => {
       const pipe = (from: net.Socket, to: net.Socket) => from.on('data', (bytes: Buffer) => (stalled ? held.push(() => to.write(bytes)) : to.write(bytes)));
       pipe(client, server);
       pipe(server, client);
-      for (const socket of [client, server]) socket.on('error', () => {}).on('close', () => (client.destroy(), server.destroy()));
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const viaRelay = new URL(db.url);
-    viaRelay.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
-    const sql = connectPostgres(viaRelay.href, { max: 4 });
-    const lost: Error[] = [];
-    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
-    const lockHolder = async () => (await db.sql<{ pid: number; n: number }[]>`SELECT pid, count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY pid`)[0];
-    try {
-      const before = await lockHolder();
+      for (const socket of [client, server]) socket.on('close', () => (client.destroy(), server.destroy()));
+    };
+    await withRelayedOwnership(stallable, async ({ db, lost }) => {
+      const [before] = await lockHolders(db.sql);
       // Held up for two checks' time; the lock session is ended meanwhile. Both checks then find it
       // gone at once: the first takes the locks again, and the second must not take that for a loss.
       stalled = true;
@@ -97,15 +129,10 @@ describe('shard ownership', () => {
       await new Promise((resolve) => setTimeout(resolve, 4000));
       stalled = false;
       for (const send of held.splice(0)) send();
-      await expect.poll(async () => { const now = await lockHolder(); return now !== undefined && now.pid !== before!.pid && now.n === 2; }, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => retakenFrom(db.sql, before!.pid), { timeout: 10_000 }).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(lost).toEqual([]);
-    } finally {
-      await own.release();
-      await sql.end({ timeout: 1 });
-      relay.close();
-      await db.drop();
-    }
+    });
   }, 30_000);
 
   /** A pool whose reserve() can wait on a gate, and whose next query can be made to hang. */
@@ -131,7 +158,6 @@ describe('shard ownership', () => {
     }) as Sql['reserve'];
     return { sql: wrapped, state };
   }
-  const ownLocks = async (sql: Sql) => sql<{ pid: number }[]>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::int8 = ${0x706d78}::int8 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
   it('gives up the locks a check takes again while the shards are being released (a restart in the same process)', async () => {
     const db = await createTestDatabase({ migrate: false });
@@ -142,14 +168,14 @@ describe('shard ownership', () => {
       let open!: () => void;
       state.gate = new Promise((resolve) => (open = resolve));
       const reserves = state.reserves;
-      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
       await expect.poll(() => state.reserves > reserves, { timeout: 10_000 }).toBe(true); // taking them again
       const released = own.release();
       open();
       await released;
       // Until 2026-11-24 the take finished after the release and kept the locks.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await ownLocks(db.sql)).toEqual([]);
+      expect(await lockHolders(db.sql)).toEqual([]);
       await (await ShardOwnership.claim(real, 2, () => {})).release();
     } finally {
       await real.end({ timeout: 1 });
@@ -184,8 +210,8 @@ describe('shard ownership', () => {
     withOwnership(async ({ state, lost, db, claimElsewhere }) => {
       state.hangNext = true;
       await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
-      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
-      await expect.poll(async () => (await ownLocks(db.sql)).length, { timeout: 5000 }).toBe(0);
+      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
+      await expect.poll(async () => (await lockHolders(db.sql)).length, { timeout: 5000 }).toBe(0);
       await claimElsewhere();
       // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
       await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
@@ -195,7 +221,7 @@ describe('shard ownership', () => {
   it('halts while a re-take never gets a connection, once another process has the shards; a release never waits for ever', () =>
     withOwnership(async ({ own, state, lost, db, claimElsewhere }) => {
       state.hangNextReserve = true;
-      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
       await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
       await claimElsewhere();
       // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
@@ -210,7 +236,7 @@ describe('shard ownership', () => {
   it('sees the loss while every re-take is slower than a check, from who holds the locks', () =>
     withOwnership(async ({ state, lost, db, claimElsewhere }) => {
       state.reserveDelayMs = 7000; // a pool that hands out connections only after a check's deadline
-      await db.sql`SELECT pg_terminate_backend(${(await ownLocks(db.sql))[0]!.pid})`;
+      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
       await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
       await claimElsewhere();
       // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
@@ -219,12 +245,9 @@ describe('shard ownership', () => {
     }), 60_000);
 
   it('survives a re-take whose connection is cut mid-way, and takes the locks again', async () => {
-    const db = await createTestDatabase({ migrate: false });
-    const target = new URL(db.url);
     // A link to Postgres that, once armed, cuts the client's side of the next take after its first lock.
     let trap = false;
-    const relay = net.createServer((client) => {
-      const server = net.connect(Number(target.port || 5432), target.hostname);
+    const cuttable = (client: net.Socket, server: net.Socket) => {
       let sawLock = false;
       let cut = false;
       client.on('data', (bytes: Buffer) => {
@@ -239,32 +262,18 @@ describe('shard ownership', () => {
         server.write(bytes);
       });
       server.on('data', (bytes: Buffer) => void (cut || client.write(bytes)));
-      for (const socket of [client, server]) socket.on('error', () => {});
       client.on('close', () => void (cut || server.destroy()));
       server.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const viaRelay = new URL(db.url);
-    viaRelay.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
-    const sql = connectPostgres(viaRelay.href, { max: 4 });
-    const lost: Error[] = [];
-    const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
-    try {
-      const first = (await ownLocks(db.sql))[0]!.pid;
+    };
+    await withRelayedOwnership(cuttable, async ({ db, lost }) => {
+      const first = (await lockHolders(db.sql))[0]!.pid;
       trap = true;
       await db.sql`SELECT pg_terminate_backend(${first})`;
       // Until 2026-11-24 the take queried its dead connection to give its lock back: postgres.js
       // threw out of its own callback and the process crashed (vitest reports an unhandled error).
       await expect.poll(() => trap, { timeout: 5000 }).toBe(false);
-      await expect
-        .poll(async () => { const locks = await ownLocks(db.sql); return locks.length === 2 && locks.every((l) => l.pid !== first); }, { timeout: 15_000, interval: 200 })
-        .toBe(true);
+      await expect.poll(() => retakenFrom(db.sql, first), { timeout: 15_000, interval: 200 }).toBe(true);
       expect(lost).toEqual([]);
-    } finally {
-      await own.release();
-      await sql.end({ timeout: 1 });
-      relay.close();
-      await db.drop();
-    }
+    });
   }, 40_000);
 });
