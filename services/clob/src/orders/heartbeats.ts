@@ -95,10 +95,11 @@ export class Heartbeats {
   }
 
   /**
-   * Runs a key's save after the saves before it have settled. Until 2026-11-24 a switch's save that
-   * was slow (the switch fired meanwhile) could land after the next switch's, and the fired
-   * switch's removal then took the live switch's row with it: a restart left that bot unguarded.
-   * (Removals name their id, so they cannot take a later switch's row.)
+   * Runs a key's save after the saves before it have settled, so an earlier save never lands over
+   * a later switch's row. (A switch does not fire while its save is pending, so a second one starts
+   * meanwhile only after the first was disarmed or its save failed. Removals name their id, so they
+   * cannot take a later switch's row.) Until 2026-11-24 a slow save of a fired switch landed after
+   * the next switch's, and its removal then took the live switch's row.
    */
   private inTurn(apiKey: string, save: () => Promise<void>): Promise<void> {
     const next = (this.saves.get(apiKey) ?? Promise.resolve()).then(save);
