@@ -183,10 +183,24 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
             AND f.idx = (SELECT min(f2.idx) FROM trade_fills f2 WHERE f2.trade_id = f.trade_id AND f2.maker_address = f.maker_address)
           ORDER BY f.match_time DESC, f.shard DESC, f.seq DESC LIMIT ${reach})`,
   ]);
+  const rows = await pageOf(sql, branches, offset, limit, sql`false`);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const data = await withMakers(sql, page, (row) => (mine.includes(row.taker_address) ? 'TAKER' : 'MAKER'));
+  return { data, limit, count: data.length, nextOffset: more ? offset + limit : null };
+}
+
+/**
+ * One page (and one row more, so the caller knows whether another follows) of the trades the
+ * branches select, newest first. Each branch reads (trade_id, match_time, shard, seq) through an
+ * index in that order, at most `offset + limit + 1` rows; `builderTaker` marks the rows whose taker
+ * order (`o`) carried the caller's builder.
+ */
+async function pageOf(sql: Sql, branches: readonly PendingQuery<Row[]>[], offset: number, limit: number, builderTaker: PendingQuery<Row[]>): Promise<TradeRow[]> {
   const candidates = branches.reduce((union, branch) => sql`${union} UNION ${branch}`);
   // Each branch stops after a few hundred index rows, but the planner, costing the whole history,
   // would compile the query first (JIT: ≈ 20 ms at 100,000 trades, the query itself < 1 ms).
-  const rows = await sql.begin(async (tx) => {
+  return sql.begin(async (tx) => {
     await tx`SET LOCAL jit = off`;
     return tx<TradeRow[]>`
     WITH page AS (
@@ -194,40 +208,34 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
        ORDER BY match_time DESC, shard DESC, seq DESC OFFSET ${offset} LIMIT ${limit + 1})
     SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
            t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
-           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner, false AS builder_taker
+           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner, ${builderTaker} AS builder_taker
       FROM page p
       JOIN trades t ON t.trade_id = p.trade_id
       JOIN markets m ON m.condition_id = t.market
       LEFT JOIN orders o ON o.order_id = t.taker_order_id
      ORDER BY p.match_time DESC, p.shard DESC, p.seq DESC`;
   });
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  const data = await withMakers(sql, page, (row) => (mine.includes(row.taker_address) ? 'TAKER' : 'MAKER'));
-  return { data, limit, count: data.length, nextOffset: more ? offset + limit : null };
 }
 
-/** Trades in which an order whose signed `builder` is this one took part (as taker or maker). */
+/**
+ * Trades in which an order whose signed `builder` is this one took part (as taker or maker), newest
+ * first, read through the builder's rows in `builder_trades` only as far as the page reaches (until
+ * 2026-11-24 every trade of the builder was joined and sorted first: ≈ 0.65 s a page at 100,000
+ * trades).
+ */
 export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise<Trade[]> {
   const { offset, limit } = pageBounds(query.offset, query.limit);
-  const rows = await sql<TradeRow[]>`
-    SELECT t.trade_id, t.taker_order_id, t.market, t.asset_id, t.side, t.size, t.fee_rate_bps, t.price::text AS price,
-           t.status, t.match_time, t.confirmed_at, t.taker_token, t.taker_address, t.transaction_hash, t.bucket_index,
-           m.outcome0, m.outcome1, ${ownerOf(sql, 'o', 't.taker_address')} AS owner,
-           coalesce(o.builder = ${query.builder.toLowerCase()}, false) AS builder_taker
-      FROM trades t
-      JOIN markets m ON m.condition_id = t.market
-      LEFT JOIN orders o ON o.order_id = t.taker_order_id
-     WHERE t.trade_id IN (SELECT tt.trade_id FROM trades tt JOIN orders ob ON ob.order_id = tt.taker_order_id WHERE ob.builder = ${query.builder.toLowerCase()}
-                          UNION SELECT f.trade_id FROM trade_fills f JOIN orders ob ON ob.order_id = f.maker_order_id WHERE ob.builder = ${query.builder.toLowerCase()})
+  const builder = query.builder.toLowerCase();
+  const trades = sql`(SELECT b.trade_id, b.match_time, b.shard, b.seq FROM builder_trades b JOIN trades t ON t.trade_id = b.trade_id
+       WHERE b.builder = ${builder}
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
        ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market.toLowerCase()}`}
        ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
        ${timeFilters(sql, query.before, query.after)}
-     ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC
-     OFFSET ${offset} LIMIT ${limit}`;
-  return withMakers(sql, rows, (row) => (row.builder_taker ? 'TAKER' : 'MAKER'));
+       ORDER BY b.match_time DESC, b.shard DESC, b.seq DESC LIMIT ${offset + limit + 1})`;
+  const rows = await pageOf(sql, [trades], offset, limit, sql`coalesce(o.builder = ${builder}, false)`);
+  return withMakers(sql, rows.slice(0, limit), (row) => (row.builder_taker ? 'TAKER' : 'MAKER'));
 }
 
 function sides(side: Trade['type']): Pick<Trade, 'type' | 'trader_side'> {

@@ -1,5 +1,6 @@
 // GET /data/trades and /builder/trades over a ledger built from real engine events: every field
 // of the contract's Trade, the caller's side (TAKER/MAKER), the filters and the paging.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Side } from '@pmx/matching';
 import { COLLATERAL } from '@pmx/risk';
@@ -196,5 +197,62 @@ describe('listTrades over many trades', () => {
     const all = (await listTrades(db.sql, { address: DAVE, limit: 100 })).data;
     expect(all.map((t) => t.trader_side)).toEqual(all.map((t) => (t.taker_order_id.startsWith('dave') ? 'TAKER' : 'MAKER')));
     expect(all.filter((t) => t.trader_side === 'MAKER').every((t) => t.maker_orders.length === 3)).toBe(true);
+  });
+});
+
+describe('builderTrades over many trades', () => {
+  it('pages a builder\'s trades exactly: as taker, as maker, both in one trade, several of its fills once', async () => {
+    const GINA = address('61a');
+    const HANK = address('4a2c');
+    const B2 = `0x${'b2'.repeat(32)}`;
+    const B3 = `0x${'b3'.repeat(32)}`;
+    const many = testMarket('builder-many');
+    await insertMarket(db.sql, many, shard);
+    for (const who of [GINA, HANK]) {
+      await deposit(db.sql, who, COLLATERAL, 1000 * TOKEN, shard);
+      await deposit(db.sql, who, many.tokens[0], 1000 * TOKEN, shard);
+    }
+    // Rounds of: Gina rests three sells through B2 that Hank (no builder) buys in one trade; Hank
+    // rests a sell through B2 or B3 that Gina takes through B2 (B2 on both sides of one trade, or
+    // the taker's only); Hank rests a B3 sell that Gina takes without a builder (B3 only).
+    for (let round = 0; round < 6; round++) {
+      const job = shard.batch(T0 + 20_000 + Math.floor(round / 2) * 1000, (ops) => {
+        for (const price of [50, 51, 52]) ops.place({ id: `gina-sell-${round}-${price}`, owner: GINA, market: many, token: 0, side: Side.SELL, price, size: TOKEN, builder: B2 });
+        ops.place({ id: `hank-buy-${round}`, owner: HANK, market: many, token: 0, side: Side.BUY, price: 52, size: 3 * TOKEN });
+        ops.place({ id: `hank-sell-${round}`, owner: HANK, market: many, token: 0, side: Side.SELL, price: 53, size: TOKEN, builder: round % 2 === 0 ? B2 : B3 });
+        ops.place({ id: `gina-buy-${round}`, owner: GINA, market: many, token: 0, side: Side.BUY, price: 53, size: TOKEN, builder: B2 });
+        ops.place({ id: `hank-sell-b3-${round}`, owner: HANK, market: many, token: 0, side: Side.SELL, price: 54, size: TOKEN, builder: B3 });
+        ops.place({ id: `gina-buy-plain-${round}`, owner: GINA, market: many, token: 0, side: Side.BUY, price: 54, size: TOKEN });
+      });
+      await ledger.apply(job!);
+    }
+    // The trades in which an order carrying the builder took or rested, straight from the orders.
+    const expected = async (builder: string) => (await db.sql<{ trade_id: string }[]>`
+      SELECT trade_id FROM trades t
+       WHERE EXISTS (SELECT 1 FROM orders o WHERE o.order_id = t.taker_order_id AND o.builder = ${builder})
+          OR EXISTS (SELECT 1 FROM trade_fills f JOIN orders o ON o.order_id = f.maker_order_id WHERE f.trade_id = t.trade_id AND o.builder = ${builder})
+       ORDER BY match_time DESC, shard DESC, seq DESC`).map((row) => row.trade_id);
+    const b2 = await expected(B2);
+    expect(b2).toHaveLength(6 * 2);
+    for (const limit of [1, 2, 5, 13, 20]) {
+      const pages: string[] = [];
+      for (let offset = 0; ; offset += limit) {
+        const page = await builderTrades(db.sql, { builder: B2, limit, offset });
+        pages.push(...page.map((t) => t.id));
+        if (page.length < limit) break;
+      }
+      expect(pages).toEqual(b2);
+    }
+    const all = await builderTrades(db.sql, { builder: B2, limit: 100 });
+    expect(all.map((t) => t.type)).toEqual(all.map((t) => (t.taker_order_id.startsWith('gina') ? 'TAKER' : 'MAKER')));
+    expect((await builderTrades(db.sql, { builder: B3, limit: 100 })).map((t) => [t.id, t.type])).toEqual((await expected(B3)).map((id) => [id, 'MAKER']));
+    // The migration's backfill of trades from before it gives the rows ingest writes.
+    const rows = () => db.sql`SELECT * FROM builder_trades ORDER BY builder, trade_id`;
+    const written = await rows();
+    expect(written.length).toBeGreaterThan(b2.length);
+    const migration = readFileSync(new URL('../../../packages/db/migrations/015_builder_trades.sql', import.meta.url), 'utf8');
+    await db.sql`DELETE FROM builder_trades`;
+    await db.sql.unsafe(migration.slice(migration.indexOf('INSERT INTO builder_trades')));
+    expect(await rows()).toEqual(written);
   });
 });

@@ -90,6 +90,25 @@ export function insertFills(tx: Tx, shard: number, plan: BatchPlan) {
              maker_price_ticks, maker_price, taker_price_ticks, kind, fee_rate_bps, at, seq)`;
 }
 
+/**
+ * One row per builder and trade of this batch in which an order carrying the builder took or
+ * rested (GET /builder/trades pages them). Issued after the batch's orders, trades and fills: it
+ * reads them, and a resting order's row from an earlier batch.
+ */
+export function insertBuilderTrades(tx: Tx, plan: BatchPlan) {
+  if (plan.trades.length === 0) return null;
+  const ids = pgArray(plan.trades.map((r) => r.tradeId));
+  return tx`
+    INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq)
+    SELECT o.builder, t.trade_id, t.match_time, t.shard, t.seq
+      FROM trades t JOIN orders o ON o.order_id = t.taker_order_id
+     WHERE t.trade_id = ANY(${ids}::text[]) AND o.builder IS NOT NULL
+    UNION
+    SELECT o.builder, t.trade_id, t.match_time, t.shard, t.seq
+      FROM trade_fills f JOIN trades t ON t.trade_id = f.trade_id JOIN orders o ON o.order_id = f.maker_order_id
+     WHERE f.trade_id = ANY(${ids}::text[]) AND o.builder IS NOT NULL`;
+}
+
 export function insertEntries(tx: Tx, shard: number, plan: BatchPlan) {
   const rows = plan.entries;
   if (rows.length === 0) return null;

@@ -9,6 +9,7 @@ import type { ShardEvent, ShardJob } from '@pmx/events';
 import { planBatch } from './batch-plan.ts';
 import {
   ensurePositions,
+  insertBuilderTrades,
   insertEntries,
   insertFills,
   insertMidpoints,
@@ -163,6 +164,7 @@ export class ShardLedger {
       updates,
       insertTrades(tx, this.shard, plan),
       insertFills(tx, this.shard, plan),
+      insertBuilderTrades(tx, plan),
       insertEntries(tx, this.shard, plan),
       upsertBalances(tx, plan),
       upsertCollateral(tx, plan),
