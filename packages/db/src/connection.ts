@@ -43,3 +43,16 @@ export function connectPostgres(url: string, opts: PostgresOptions = {}): Sql {
 }
 
 
+
+/** SQLSTATE classes of a refusal for what the statement is: data, constraint, syntax or access, raised. */
+const REFUSAL_CLASSES = new Set(['22', '23', '42', 'P0']);
+
+/**
+ * Whether Postgres refused the statement for what it is (bad data, a constraint, an error a
+ * trigger raised): nothing of it was written, and sending it again gets the same answer. Any other
+ * error (a connection lost or ended, a server shutting down, a deadlock) may come after the
+ * statement ran, or before, and may pass.
+ */
+export function refusedOutright(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && REFUSAL_CLASSES.has(error.code.slice(0, 2));
+}

@@ -194,6 +194,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       await ready.catch(() => {});
       // Requests in flight are answered first (up to 1 s), then what they read from goes.
       await served?.close({ graceMs: 1000 });
+      funding.close(); // a transfer still waiting for Postgres to settle its outcome gives up
       await follower?.close();
       await ch?.close();
       await shards.close({ graceMs: recovering ? 0 : 2000 });

@@ -6,8 +6,17 @@
 // written is answered `replayed` and changes nothing (requests with one key run in turn, and the
 // unique column decides between processes); the same key for another transfer is a
 // IdempotencyKeyConflict.
+//
+// A write whose answer is lost (the connection cut after the commit, say) may or may not have
+// committed, so every transfer is written under a key (the caller's, else one made here) and such
+// a write is sent again under it until Postgres answers. The key's unique index settles it: the
+// second insert waits while the first is still in flight, and is a no-op if the first committed.
+// Meanwhile a withdrawal stays debited and a deposit uncredited. Until 2026-11-24 any error was
+// taken as "not written": a withdrawal that had committed was credited back, and could be
+// withdrawn again.
 
-import type { Sql } from '@pmx/db';
+import { randomUUID } from 'node:crypto';
+import { refusedOutright, type Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
 import { KeyedTurns } from '../keyed-turns.ts';
 
@@ -26,10 +35,20 @@ export class Funding {
    */
   private readonly pending = new Map<string, number>();
 
+  private closed = false;
+
   constructor(
     private readonly sql: Sql,
     private readonly risk: RiskBook,
+    private readonly log: (line: string) => void = (line) => console.warn(line),
+    /** Waits between the writes of a transfer whose outcome is unknown: attempt 1, 2, … */
+    private readonly backoffMs: (attempt: number) => number = (attempt) => Math.min(2000, 50 * 2 ** attempt),
   ) {}
+
+  /** Transfers still settling an unknown outcome give up (a stop; the ledger decides at the next start). */
+  close(): void {
+    this.closed = true;
+  }
 
   /**
    * Requests with the same idempotency key, one at a time: a retry that arrived while the first was
@@ -58,8 +77,9 @@ export class Funding {
     // bound each other: RiskBook.canCredit): two deposits that each fit but not together must not
     // both be written, or the second could not be credited after its commit.
     if (!this.risk.canCredit(who, asset, amount, this.pending)) return 'refused';
-    const inserted = await this.holding(asset, amount, () => this.insert(who, asset, amount, idempotencyKey));
-    if (!inserted) return this.replayOf(idempotencyKey!, who, asset, amount);
+    const key = idempotencyKey ?? autoKey();
+    const inserted = await this.holding(asset, amount, () => this.writeOnce(who, asset, amount, key));
+    if (!inserted) return this.replayOf(key, who, asset, amount);
     this.risk.credit(who, asset, amount);
     return 'applied';
   }
@@ -68,16 +88,46 @@ export class Funding {
     const who = address.toLowerCase();
     if (idempotencyKey !== undefined && (await this.written(idempotencyKey, who, asset, -amount))) return 'replayed';
     if (!this.risk.debit(who, asset, amount)) return 'refused';
+    const key = idempotencyKey ?? autoKey();
     let inserted: boolean;
     try {
-      inserted = await this.holding(asset, amount, () => this.insert(who, asset, -amount, idempotencyKey));
+      inserted = await this.holding(asset, amount, () => this.writeOnce(who, asset, -amount, key));
     } catch (error) {
-      this.risk.credit(who, asset, amount); // fits: deposits meanwhile left this amount free
+      // Refused outright, so not written. Fits: deposits meanwhile left this amount free.
+      if (!(error instanceof Unsettled)) this.risk.credit(who, asset, amount);
       throw error;
     }
     if (inserted) return 'applied';
     this.risk.credit(who, asset, amount); // another request with this id was written first
-    return this.replayOf(idempotencyKey!, who, asset, -amount);
+    return this.replayOf(key, who, asset, -amount);
+  }
+
+  /**
+   * The insert, once: false when a transfer with this key was already written before it. A refusal
+   * for what the insert is (refusedOutright) is final, nothing written; any other error (the
+   * connection lost, say) leaves the outcome unknown, and the same insert is sent again until
+   * Postgres answers it: it is then written, by this attempt or the one whose answer was lost (the
+   * key is this request's: the caller's, checked unwritten above, with its requests one at a time,
+   * or one made here).
+   */
+  private async writeOnce(address: string, asset: string, signed: number, key: string): Promise<boolean> {
+    try {
+      return await this.insert(address, asset, signed, key);
+    } catch (error) {
+      if (refusedOutright(error)) throw error;
+      this.log(`clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`);
+    }
+    for (let attempt = 1; ; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
+      if (this.closed) throw new Unsettled(key);
+      try {
+        await this.insert(address, asset, signed, key);
+        this.log(`clob: transfer ${key}: written (attempt ${attempt + 1})`);
+        return true;
+      } catch (error) {
+        if (refusedOutright(error)) throw error;
+      }
+    }
   }
 
   /** Whether a transfer with this id is written; throws if it is another transfer. */
@@ -95,9 +145,9 @@ export class Funding {
   }
 
   /** False when a transfer with this id is already written (nothing is inserted then). */
-  private async insert(address: string, asset: string, signed: number, idempotencyKey: string | undefined): Promise<boolean> {
+  private async insert(address: string, asset: string, signed: number, idempotencyKey: string): Promise<boolean> {
     const rows = await this.sql`
-      INSERT INTO operator_transfers (address, asset, amount, idempotency_key) VALUES (${address}, ${asset}, ${signed}, ${idempotencyKey ?? null})
+      INSERT INTO operator_transfers (address, asset, amount, idempotency_key) VALUES (${address}, ${asset}, ${signed}, ${idempotencyKey})
       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`;
     return rows.length === 1;
   }
@@ -112,4 +162,20 @@ export class Funding {
       else this.pending.set(asset, left);
     }
   }
+}
+
+/** A transfer whose outcome was still unknown when the service stopped: the ledger has it, or not. */
+export class Unsettled extends Error {
+  constructor(key: string) {
+    super(`transfer ${key}: stopped before Postgres answered whether it was written`);
+  }
+}
+
+/** The key of a transfer sent without one (so that a lost answer can be settled). */
+function autoKey(): string {
+  return `auto-${randomUUID()}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStartFailure } from '@pmx/config';
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createTestDatabase, testkitConfig } from '@pmx/testkit';
+import { createTestDatabase, relayTo, testkitConfig } from '@pmx/testkit';
 import { createClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
 import { startClob, type Harness } from '../testing/clob-harness.ts';
@@ -24,23 +24,6 @@ const retakenFrom = async (sql: Sql, before: number) => {
   const [now, ...more] = await lockHolders(sql);
   return now !== undefined && now.n === 2 && now.pid !== before && more.length === 0;
 };
-
-/**
- * A TCP link to `url`'s Postgres that `wire` joins up (client and server sockets), for a test to
- * hold up or cut; `url` is the same database through the link.
- */
-async function relayTo(url: string, wire: (client: net.Socket, server: net.Socket) => void): Promise<{ url: string; close: () => void }> {
-  const target = new URL(url);
-  const relay = net.createServer((client) => {
-    const server = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, server]) socket.on('error', () => {});
-    wire(client, server);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const through = new URL(url);
-  through.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
-  return { url: through.href, close: () => relay.close() };
-}
 
 /**
  * This process's ownership of a fresh database's shards over a link `wire` joins up, and every

@@ -1,0 +1,140 @@
+// Operator transfers whose answer from Postgres is lost after the commit (the connection cut right
+// then): written exactly once, and the risk book agreeing with the ledger. Real Postgres, through
+// a link that cuts the connection on cue.
+import type net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, type Sql } from '@pmx/db';
+import { COLLATERAL, RiskBook } from '@pmx/risk';
+import { createTestDatabase, relayTo, type PgRelay, type TestDatabase } from '@pmx/testkit';
+import { Funding, Unsettled } from './funding.ts';
+
+// An insert's answer: CommandComplete "INSERT 0 1", then ReadyForQuery once its Sync committed it.
+const COMMITTED = /INSERT 0 1\0[^]*Z\0\0\0\x05/;
+const REFUSED = `0x${'bad'.padEnd(40, '0')}`;
+
+let db: TestDatabase;
+const links: { relay: PgRelay; sql: Sql }[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // A refusal for what the statement is: a trigger raises for this address.
+  await db.sql.unsafe(`
+    CREATE FUNCTION refuse_test_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+    CREATE TRIGGER refuse_test_transfer BEFORE INSERT ON operator_transfers
+      FOR EACH ROW WHEN (NEW.address = '${REFUSED}') EXECUTE FUNCTION refuse_test_transfer();`);
+});
+
+afterAll(async () => {
+  for (const { relay, sql } of links) {
+    await sql.end({ timeout: 1 });
+    relay.close();
+  }
+  await db?.drop();
+});
+
+/**
+ * A Funding over its own link to the test database; `cutNextCommit()` makes the link cut the
+ * connection whose answer brings the next commit, before that answer passes.
+ */
+async function setUp(name: string) {
+  let cut: (() => void) | undefined;
+  let cuts = 0;
+  const relay = await relayTo(db.url, (client: net.Socket, server: net.Socket) => {
+    client.pipe(server);
+    let seen = '';
+    server.on('data', (chunk: Buffer) => {
+      if (cut !== undefined) {
+        seen += chunk.toString('latin1');
+        if (COMMITTED.test(seen)) {
+          const after = cut;
+          cut = undefined;
+          cuts++;
+          client.destroy();
+          server.destroy();
+          after();
+          return;
+        }
+      }
+      client.write(chunk);
+    });
+    server.on('end', () => client.end());
+    client.on('close', () => server.destroy());
+  });
+  const sql = connectPostgres(relay.url, { max: 1 });
+  links.push({ relay, sql });
+  const risk = new RiskBook();
+  const lines: string[] = [];
+  const funding = new Funding(sql, risk, (line) => lines.push(line), () => 20);
+  const address = `0x${name.padEnd(40, '0')}`;
+  return {
+    risk,
+    funding,
+    lines,
+    address,
+    relay,
+    cuts: () => cuts,
+    total: () => risk.balance(address, COLLATERAL).total,
+    cutNextCommit: (after: () => void = () => {}) => (cut = after),
+  };
+}
+
+async function ledger(address: string): Promise<{ balance: number; transfers: number }> {
+  const [balance] = await db.sql<{ amount: string }[]>`SELECT amount::text FROM balances WHERE address = ${address} AND asset = ${COLLATERAL}`;
+  const [{ n }] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`;
+  return { balance: Number(balance?.amount ?? 0), transfers: n };
+}
+
+describe('a transfer whose answer is lost after the commit', () => {
+  it.each([
+    ['without an idempotency key', 'a1', undefined],
+    ['with one', 'a2', 'withdraw-once'],
+  ])('a withdrawal %s is written once and stays debited: it cannot be paid again', async (_, name, key) => {
+    const { funding, lines, address, total, cuts, cutNextCommit } = await setUp(name);
+    expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
+    cutNextCommit();
+    expect(await funding.withdraw(address, COLLATERAL, 60_000_000, key)).toBe('applied');
+    expect(cuts()).toBe(1);
+    expect(lines.join('\n')).toMatch(/the write's answer was lost/);
+    expect(total()).toBe(40_000_000);
+    expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+    // What the front end says is available is what the ledger holds.
+    expect(await funding.withdraw(address, COLLATERAL, 100_000_000)).toBe('refused');
+    if (key !== undefined) expect(await funding.withdraw(address, COLLATERAL, 60_000_000, key)).toBe('replayed');
+    expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+  });
+
+  it('a deposit is written once and credited', async () => {
+    const { funding, address, total, cuts, cutNextCommit } = await setUp('d1');
+    cutNextCommit();
+    expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
+    expect(cuts()).toBe(1);
+    expect(total()).toBe(100_000_000);
+    expect(await ledger(address)).toEqual({ balance: 100_000_000, transfers: 1 });
+  });
+
+  it('while Postgres stays out of reach the amount stays held; a stop gives up without crediting it back', async () => {
+    const { funding, address, total, relay, cutNextCommit } = await setUp('h1');
+    expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
+    cutNextCommit(() => relay.close()); // and no connection gets through any more
+    const outcome = funding.withdraw(address, COLLATERAL, 60_000_000).then(() => 'settled', (error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await Promise.race([outcome, 'pending'])).toBe('pending');
+    expect(total()).toBe(40_000_000);
+    funding.close();
+    expect(await outcome).toBeInstanceOf(Unsettled);
+    expect(total()).toBe(40_000_000); // the ledger has it (the next start reads it from there)
+    expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+  });
+
+  it('a transfer Postgres refuses outright is not sent again: a deposit is not credited, a withdrawal is credited back', async () => {
+    const { risk, funding, lines } = await setUp('r1');
+    await expect(funding.deposit(REFUSED, COLLATERAL, 1_000_000)).rejects.toMatchObject({ code: 'P0001' });
+    expect(risk.balance(REFUSED, COLLATERAL).total).toBe(0);
+    risk.credit(REFUSED, COLLATERAL, 5_000_000);
+    await expect(funding.withdraw(REFUSED, COLLATERAL, 1_000_000)).rejects.toMatchObject({ code: 'P0001' });
+    expect(risk.balance(REFUSED, COLLATERAL).total).toBe(5_000_000);
+    expect(lines).toEqual([]);
+    expect(await ledger(REFUSED)).toEqual({ balance: 0, transfers: 0 });
+  });
+});
