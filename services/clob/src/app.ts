@@ -153,7 +153,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...clientCompatRoutes(markets),
-    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), assertReady: whole, shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency }, operatorAuth(config.operatorKey)),
+    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), assertReady: whole, shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency, cancelMakerOrders: (maker) => orders.cancelMaker(maker) }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({
     routes,

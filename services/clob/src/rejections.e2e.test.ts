@@ -188,6 +188,33 @@ describe('order rejections', () => {
     expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }), /not a registered proxy wallet/);
   });
 
+  it("a proxy moved to another signer loses the old signer's orders for it: they spent its balance and nobody could cancel them (found by a review)", async () => {
+    const proxy = `0x${randomBytes(20).toString('hex')}`;
+    const bob = new Trader(h.url);
+    await bob.createApiKey();
+    const register = (signer: string, replace?: boolean) => h.operator('POST', '/operator/proxy-wallets', { proxy, signer, signature_type: 2, ...(replace === undefined ? {} : { replace }) });
+    expect((await register(alice.address)).status).toBe(201);
+    await h.deposit(proxy, 10n * USDC);
+    const forProxy = (await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })).body.orderID as string;
+    const own = (await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.14', 10) })).body.orderID as string;
+    const status = async (id: string) => (await alice.authed('GET', `/data/order/${id}`)).body.status;
+    expect([await status(forProxy), await status(own)]).toEqual(['LIVE', 'LIVE']);
+
+    expect((await register(bob.address, true)).status).toBe(201);
+    expect(await status(forProxy)).toBe('CANCELED');
+    expect(await status(own)).toBe('LIVE'); // alice's own orders are hers
+    const proxyBalance = (await bob.authed('GET', '/balance-allowance?asset_type=COLLATERAL&signature_type=2')).body;
+    expect(proxyBalance).toMatchObject({ balance: String(10n * USDC), allowance: String(10n * USDC) });
+    expect((await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })).body.status).toBe('live');
+    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }), /not a registered proxy wallet/);
+    // A change of signature type for the same signer keeps its orders (it can cancel them).
+    const kept = (await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), signatureType: 2, maker: proxy })).body.orderID as string;
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: bob.address, signature_type: 1, replace: true })).status).toBe(201);
+    expect((await bob.authed('GET', `/data/order/${kept}`)).body.status).toBe('LIVE');
+    await bob.authed('DELETE', '/cancel-all');
+    await alice.authed('DELETE', '/order', { orderID: own });
+  });
+
   it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {
     const m = await h.createMarket();
     const resting = (await alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;

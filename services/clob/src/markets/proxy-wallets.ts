@@ -22,6 +22,8 @@ export class ProxyWallets {
   private readonly bySigner = new Map<string, Set<string>>();
   /** Registrations of a proxy one at a time: two overlapping upserts could leave memory on one signer and the row on the other. */
   private readonly turns = new KeyedTurns();
+  /** Proxies being moved to another signer: nobody controls them meanwhile. */
+  private readonly moving = new Set<string>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -43,17 +45,29 @@ export class ProxyWallets {
    * Registers a proxy; moving one already registered to another signer or type needs `replace`
    * (a swapped argument would otherwise hand one user's balance to another without a word).
    * Resolves false when it was already registered exactly so.
+   *
+   * A move to another signer first takes control from the old one (no order of it for the proxy
+   * is taken from then on) and runs `beforeMove`, which must close the proxy's open orders: they
+   * were placed by the old signer's keys, which the new signer cannot cancel, and would go on
+   * spending the proxy's balance. If it throws, nothing moves and the old signer has control back.
    */
-  register(wallet: ProxyWallet, options: { replace?: boolean } = {}): Promise<boolean> {
+  register(wallet: ProxyWallet, options: { replace?: boolean; beforeMove?: (proxy: string) => Promise<void> } = {}): Promise<boolean> {
     const record = { proxy: wallet.proxy.toLowerCase(), signer: wallet.signer.toLowerCase(), signatureType: wallet.signatureType };
     return this.turns.run(record.proxy, async () => {
       const current = this.byProxy.get(record.proxy);
       if (current !== undefined && current.signer === record.signer && current.signatureType === record.signatureType) return false;
       if (current !== undefined && options.replace !== true) throw new ProxyConflict(current);
-      await this.sql`
-        INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
-        ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
-      this.remember(record);
+      const move = current !== undefined && current.signer !== record.signer;
+      if (move) this.moving.add(record.proxy);
+      try {
+        if (move) await options.beforeMove?.(record.proxy);
+        await this.sql`
+          INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
+          ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
+        this.remember(record);
+      } finally {
+        this.moving.delete(record.proxy);
+      }
       return true;
     });
   }
@@ -70,6 +84,7 @@ export class ProxyWallets {
 
   /** True when `maker` is a proxy of `signer` registered for this signature type. */
   controls(signer: string, maker: string, signatureType: number): boolean {
+    if (this.moving.has(maker.toLowerCase())) return false;
     const wallet = this.byProxy.get(maker.toLowerCase());
     return wallet !== undefined && wallet.signer === signer.toLowerCase() && wallet.signatureType === signatureType;
   }

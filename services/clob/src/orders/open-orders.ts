@@ -86,6 +86,11 @@ export class OpenOrders {
     return this.intents.get(orderId);
   }
 
+  /** Every order still on its way through its shard. */
+  inFlight(): IterableIterator<[string, OrderIntent]> {
+    return this.intents.entries();
+  }
+
   /** The orders of an API key still on their way through their shards (few: only those in flight). */
   intentsOf(owner: string): [string, OrderIntent][] {
     return [...this.intents].filter(([, intent]) => intent.owner === owner);

@@ -89,13 +89,7 @@ export class OrderService {
     if (verified.signer === null || verified.signer !== order.signer) throw new IntakeError(`order ${orderId} is invalid. The signature does not match the signer`);
     if (order.owner !== key.apiKey) throw new IntakeError('the order owner has to be the owner of the API KEY');
     if (order.signer !== key.address) throw new IntakeError('the order signer address has to be the address of the API KEY');
-    if (order.signatureType === 0 ? order.maker !== order.signer : !this.proxies.controls(order.signer, order.maker, order.signatureType)) {
-      throw new IntakeError(
-        order.signatureType === 0
-          ? 'the order maker has to be the signer for signature type 0'
-          : `the order maker ${order.maker} is not a registered proxy wallet of the signer`,
-      );
-    }
+    this.assertMakerControl(order);
     const now = this.now();
     const terms = checkOrderTerms(order, orderId, now);
     // Clients stamp the time they sign. One far ahead would keep its id in memory until then (an
@@ -112,6 +106,7 @@ export class OrderService {
     // order waited for its signature or the ledger.
     this.core.assertReady(order.market.conditionId);
     if (this.options.keyDeleted?.(key.apiKey) === true) throw new HttpError(401, 'Unauthorized/Invalid api key');
+    this.assertMakerControl(order); // a proxy moved to another signer meanwhile (its orders are being closed)
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
     const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, { side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
@@ -172,6 +167,29 @@ export class OrderService {
       tradeIDs: result.tradeIds,
       transactionsHashes: result.tradeIds.map(transactionHash),
     };
+  }
+
+  private assertMakerControl(order: ParsedOrder): void {
+    if (order.signatureType === 0 ? order.maker !== order.signer : !this.proxies.controls(order.signer, order.maker, order.signatureType)) {
+      throw new IntakeError(
+        order.signatureType === 0
+          ? 'the order maker has to be the signer for signature type 0'
+          : `the order maker ${order.maker} is not a registered proxy wallet of the signer`,
+      );
+    }
+  }
+
+  /**
+   * Cancels every open order (and every one on its way to its shard) whose maker is `maker`,
+   * whichever API key placed it; resolves to how many could not be cancelled.
+   */
+  async cancelMaker(maker: string): Promise<number> {
+    const byKey = new Map<string, string[]>();
+    const add = (owner: string, orderId: string) => byKey.set(owner, [...(byKey.get(owner) ?? []), orderId]);
+    for (const order of this.core.openOrders.all()) if (order.maker === maker) add(order.owner, order.orderId);
+    for (const [orderId, intent] of this.core.openOrders.inFlight()) if (intent.maker === maker) add(intent.owner, orderId);
+    const results = await Promise.all([...byKey].map(([apiKey, ids]) => this.cancel({ apiKey }, ids)));
+    return results.reduce((left, result) => left + Object.keys(result.not_canceled).length, 0);
   }
 
   /** Cancels the given orders of an API key; others are reported, not touched. */

@@ -132,6 +132,8 @@ export interface OperatorDeps {
   shardStatus: () => Promise<unknown[]>;
   /** Where placed orders spend their time in the server. */
   latency: OrderLatency;
+  /** Cancels every open order whose maker is this address; resolves to how many could not be. */
+  cancelMakerOrders: (maker: string) => Promise<number>;
 }
 
 export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<object>[] {
@@ -212,7 +214,15 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
         if (body.replace !== undefined && typeof body.replace !== 'boolean') throw new HttpError(400, 'replace must be a boolean');
         let created: boolean;
         try {
-          created = await deps.proxies.register({ proxy: str(body, 'proxy', ADDRESS), signer: str(body, 'signer', ADDRESS), signatureType }, { replace: body.replace === true });
+          created = await deps.proxies.register({ proxy: str(body, 'proxy', ADDRESS), signer: str(body, 'signer', ADDRESS), signatureType }, {
+            replace: body.replace === true,
+            // The old signer's orders for the proxy go first; while shards recover not all are known.
+            beforeMove: async (proxy) => {
+              deps.assertReady();
+              const left = await deps.cancelMakerOrders(proxy);
+              if (left > 0) throw new HttpError(503, `${left} of the proxy's open orders could not be cancelled; the proxy was not moved: retry shortly`);
+            },
+          });
         } catch (error) {
           if (error instanceof ProxyConflict) throw new HttpError(409, error.message);
           throw error;
