@@ -164,7 +164,13 @@ export class MarketRegistry {
   private remember(record: MarketRecord): void {
     this.byCondition.set(record.conditionId, record);
     record.tokens.forEach((token, index) => this.byToken.set(token, { market: record, token: index as TokenIndex }));
-    this.ordered.push(record);
+    // At its market id's place: creations running together finish in another order than their
+    // ids, and a restart lists by id. Until 2026-11-24 they were listed as they finished, so a
+    // restart reordered the listing and a client paging by offset across it saw a market twice and
+    // missed another (found by a review).
+    let at = this.ordered.length;
+    while (at > 0 && this.ordered[at - 1]!.marketId > record.marketId) at--;
+    this.ordered.splice(at, 0, record);
   }
 
   /** A market by condition id, in any case (ids are stored lower-case, as created). */

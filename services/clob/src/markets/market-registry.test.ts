@@ -1,0 +1,47 @@
+// The market registry's listing order against real Postgres: market id order, however creations
+// that run together finish, so that a restart (which loads by id) lists the same.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { MarketRegistry, type NewMarket } from './market-registry.ts';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+function market(n: number): NewMarket {
+  const id = n.toString(16).padStart(2, '0');
+  return { conditionId: `0x${id.repeat(32)}`, question: `Market ${n}?`, tokens: [`${n}01`, `${n}02`], outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: 5_000_000, negRisk: false };
+}
+
+describe('MarketRegistry listing', () => {
+  it('lists by market id when a creation with an earlier id finishes later (as a restart lists)', async () => {
+    const registry = new MarketRegistry(db.sql);
+    await registry.load();
+    const first = await registry.create(market(1));
+    if (first === 'exists') throw new Error('market 1 exists');
+    // Market 2 gets its id, then waits: an open transaction holds one of its token ids.
+    const holder = await db.sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`INSERT INTO market_tokens (token_id, condition_id) VALUES (${market(2).tokens[0]}, ${first.conditionId})`;
+      const slow = registry.create(market(2));
+      await expect.poll(async () => (await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO markets (%'`).length).toBe(1);
+      expect(await registry.create(market(3))).toMatchObject({ conditionId: market(3).conditionId });
+      await holder`ROLLBACK`;
+      expect(await slow).toMatchObject({ conditionId: market(2).conditionId });
+    } finally {
+      holder.release();
+    }
+    const listed = registry.list().map((m) => m.question);
+    expect(listed).toEqual(['Market 1?', 'Market 2?', 'Market 3?']);
+    expect(registry.list().map((m) => m.marketId)).toEqual([...registry.list().map((m) => m.marketId)].sort((a, b) => a - b));
+    const restarted = new MarketRegistry(db.sql);
+    expect((await restarted.load()).map((m) => m.question)).toEqual(listed);
+  });
+});
