@@ -42,17 +42,30 @@ export function connectPostgres(url: string, opts: PostgresOptions = {}): Sql {
   return postgres(url, options);
 }
 
-
-
-/** SQLSTATE classes of a refusal for what the statement is: data, constraint, syntax or access, raised. */
-const REFUSAL_CLASSES = new Set(['22', '23', '42', 'P0']);
+/**
+ * SQLSTATE classes of a refusal for what the statement is (cardinality, data, constraint, a
+ * routine's or trigger's error, syntax or access, raised): the same statement is refused again.
+ */
+const REFUSAL_CLASSES = new Set(['21', '22', '23', '27', '2F', '38', '39', '42', '44', 'P0']);
+/** SQLSTATE classes that may arrive after the statement committed: the connection or server going. */
+const LOST_CLASSES = new Set(['08', '57', '58', 'XX']);
+/** Errors of a connection that was never made: nothing was sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT']);
 
 /**
  * Whether Postgres refused the statement for what it is (bad data, a constraint, an error a
- * trigger raised): nothing of it was written, and sending it again gets the same answer. Any other
- * error (a connection lost or ended, a server shutting down, a deadlock) may come after the
- * statement ran, or before, and may pass.
+ * trigger raised): nothing of it was written, and sending it again gets the same answer.
  */
 export function refusedOutright(error: unknown): boolean {
   return error instanceof postgres.PostgresError && REFUSAL_CLASSES.has(error.code.slice(0, 2));
+}
+
+/**
+ * Whether a statement that failed with this error may still have run (and committed): the
+ * connection was lost or ended with the statement sent, or the server went down around it. Any
+ * other answer from Postgres refused the statement, and a connection never made sent nothing.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return LOST_CLASSES.has(error.code.slice(0, 2));
+  return !NOT_SENT.has((error as { code?: unknown } | undefined)?.code as string);
 }

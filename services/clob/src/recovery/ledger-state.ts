@@ -31,7 +31,12 @@ export interface LedgerState {
 }
 
 export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
-  return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+  return sql.begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
+    // Operator transfers still in flight settle first (the snapshot is taken by the first read
+    // after this): one whose client is gone (a stop gave up waiting for it, Funding's Unsettled)
+    // may still commit, and a snapshot before it would give its amount back to be spent again.
+    // SHARE waits for every insert in flight and holds off new ones while this reads.
+    await tx`LOCK TABLE operator_transfers IN SHARE MODE`;
     const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; key_deleted: boolean; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
       SELECT o.order_id, o.owner, o.owner_key, o.owner_key IS NOT NULL AND k.api_key IS NULL AS key_deleted, o.market, o.token, o.asset_id, o.side,
              o.order_type, o.price_ticks, o.size, o.matched, o.expires_at, o.created_at, o.shard

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { COLLATERAL, RiskBook } from '@pmx/risk';
 import { createTestDatabase, relayTo, type PgRelay, type TestDatabase } from '@pmx/testkit';
+import { readLedgerState } from '../recovery/ledger-state.ts';
 import { Funding, Unsettled } from './funding.ts';
 
 // An insert's answer: CommandComplete "INSERT 0 1", then ReadyForQuery once its Sync committed it.
@@ -37,10 +38,12 @@ afterAll(async () => {
  * A Funding over its own link to the test database; `cutNextCommit()` makes the link cut the
  * connection whose answer brings the next commit, before that answer passes.
  */
-async function setUp(name: string) {
+async function setUp(name: string, options: { settleMs?: number; readOnly?: boolean } = {}) {
   let cut: (() => void) | undefined;
   let cuts = 0;
+  const sockets = new Set<net.Socket>();
   const relay = await relayTo(db.url, (client: net.Socket, server: net.Socket) => {
+    sockets.add(client).add(server);
     client.pipe(server);
     let seen = '';
     server.on('data', (chunk: Buffer) => {
@@ -61,11 +64,11 @@ async function setUp(name: string) {
     server.on('end', () => client.end());
     client.on('close', () => server.destroy());
   });
-  const sql = connectPostgres(relay.url, { max: 1 });
+  const sql = connectPostgres(relay.url, { max: 1, ...(options.readOnly === true ? { connection: { default_transaction_read_only: true } } : {}) });
   links.push({ relay, sql });
   const risk = new RiskBook();
   const lines: string[] = [];
-  const funding = new Funding(sql, risk, (line) => lines.push(line), () => 20);
+  const funding = new Funding(sql, risk, { log: (line) => lines.push(line), backoffMs: () => 20, settleMs: options.settleMs });
   const address = `0x${name.padEnd(40, '0')}`;
   return {
     risk,
@@ -76,7 +79,29 @@ async function setUp(name: string) {
     cuts: () => cuts,
     total: () => risk.balance(address, COLLATERAL).total,
     cutNextCommit: (after: () => void = () => {}) => (cut = after),
+    /** Cuts every connection through the link now. */
+    cutAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
   };
+}
+
+/** Holds `address`'s collateral balance row locked (so a transfer's ledger trigger waits) until released. */
+async function lockBalance(address: string): Promise<{ release: () => Promise<void> }> {
+  const holder = await db.sql.reserve();
+  await holder`BEGIN`;
+  await holder`SELECT 1 FROM balances WHERE address = ${address} AND asset = ${COLLATERAL} FOR UPDATE`;
+  return {
+    release: async () => {
+      await holder`COMMIT`;
+      holder.release();
+    },
+  };
+}
+
+/** Until a transfer's insert waits on a lock. */
+async function transferWaiting(): Promise<void> {
+  await expect.poll(async () => (await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO operator_transfers%'`).length).toBeGreaterThan(0);
 }
 
 async function ledger(address: string): Promise<{ balance: number; transfers: number }> {
@@ -125,6 +150,47 @@ describe('a transfer whose answer is lost after the commit', () => {
     expect(await outcome).toBeInstanceOf(Unsettled);
     expect(total()).toBe(40_000_000); // the ledger has it (the next start reads it from there)
     expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+  });
+
+  it('recovery reads the ledger only once a transfer whose client is gone has settled (it still commits)', async () => {
+    const { funding, address, cutAll } = await setUp('v1');
+    expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
+    const lock = await lockBalance(address);
+    const withdrawal = funding.withdraw(address, COLLATERAL, 60_000_000, 'withdraw-in-flight');
+    await transferWaiting();
+    cutAll(); // its client is gone; its insert waits on in Postgres
+    const read = readLedgerState(db.sql, () => undefined, Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await Promise.race([read.then(() => 'read'), 'waiting'])).toBe('waiting');
+    await lock.release();
+    const holdings = (await read).holdings.filter((h) => h.address === address);
+    expect(holdings).toEqual([{ address, asset: COLLATERAL, amount: 40_000_000 }]);
+    expect(await withdrawal).toBe('applied');
+    expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+  });
+
+  it('a request not settled in time is answered Unsettled with its key; the transfer goes on, and the key tells its outcome once', async () => {
+    const { funding, address, total } = await setUp('u1', { settleMs: 300 });
+    expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
+    const lock = await lockBalance(address);
+    const late = await funding.withdraw(address, COLLATERAL, 60_000_000).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(Unsettled);
+    const key = (late as Unsettled).key;
+    expect(key).toMatch(/^auto-/);
+    expect((late as Error).message).toContain(`send it again with idempotency_key ${key}`);
+    expect(total()).toBe(40_000_000); // held meanwhile
+    const retry = funding.withdraw(address, COLLATERAL, 60_000_000, key); // waits for the first
+    await lock.release();
+    expect(await retry).toBe('replayed');
+    expect(total()).toBe(40_000_000);
+    expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
+  });
+
+  it('a refusal of the database, not of the transfer (read-only), fails at once and writes nothing', async () => {
+    const { funding, lines, address, total } = await setUp('o1', { readOnly: true });
+    await expect(funding.deposit(address, COLLATERAL, 1_000_000)).rejects.toMatchObject({ code: '25006' });
+    expect(total()).toBe(0);
+    expect(lines).toEqual([]);
   });
 
   it('a transfer Postgres refuses outright is not sent again: a deposit is not credited, a withdrawal is credited back', async () => {

@@ -11,12 +11,13 @@
 // committed, so every transfer is written under a key (the caller's, else one made here) and such
 // a write is sent again under it until Postgres answers. The key's unique index settles it: the
 // second insert waits while the first is still in flight, and is a no-op if the first committed.
-// Meanwhile a withdrawal stays debited and a deposit uncredited. Until 2026-11-24 any error was
-// taken as "not written": a withdrawal that had committed was credited back, and could be
-// withdrawn again.
+// Meanwhile a withdrawal stays debited and a deposit uncredited. A request still unsettled after
+// `settleMs` is answered Unsettled (503, naming the key to send again) while the writing goes on.
+// Until 2026-11-24 any error was taken as "not written": a withdrawal that had committed was
+// credited back, and could be withdrawn again.
 
 import { randomUUID } from 'node:crypto';
-import { refusedOutright, type Sql } from '@pmx/db';
+import { outcomeUnknown, refusedOutright, type Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
 import { KeyedTurns } from '../keyed-turns.ts';
 
@@ -40,9 +41,13 @@ export class Funding {
   constructor(
     private readonly sql: Sql,
     private readonly risk: RiskBook,
-    private readonly log: (line: string) => void = (line) => console.warn(line),
-    /** Waits between the writes of a transfer whose outcome is unknown: attempt 1, 2, … */
-    private readonly backoffMs: (attempt: number) => number = (attempt) => Math.min(2000, 50 * 2 ** attempt),
+    private readonly options: {
+      log?: (line: string) => void;
+      /** Waits between the writes of a transfer whose outcome is unknown: attempt 1, 2, … */
+      backoffMs?: (attempt: number) => number;
+      /** How long a request waits for its transfer to settle before it is answered Unsettled. */
+      settleMs?: number;
+    } = {},
   ) {}
 
   /** Transfers still settling an unknown outcome give up (a stop; the ledger decides at the next start). */
@@ -58,42 +63,52 @@ export class Funding {
 
   /** `refused`, and nothing written, when the deposit would take a total past exact integers. */
   deposit(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
-    return this.oneAtATime(idempotencyKey, () => this.depositNow(address, asset, amount, idempotencyKey));
+    const key = idempotencyKey ?? autoKey();
+    return this.answered(key, this.turns.run(key, () => this.depositNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined)));
   }
 
   /** Only what is not reserved by open orders can be withdrawn. */
   withdraw(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
-    return this.oneAtATime(idempotencyKey, () => this.withdrawNow(address, asset, amount, idempotencyKey));
+    const key = idempotencyKey ?? autoKey();
+    return this.answered(key, this.turns.run(key, () => this.withdrawNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined)));
   }
 
-  private oneAtATime(idempotencyKey: string | undefined, run: () => Promise<TransferOutcome>): Promise<TransferOutcome> {
-    return idempotencyKey === undefined ? run() : this.turns.run(idempotencyKey, run);
+  /** The transfer's outcome, or Unsettled once it has taken `settleMs` (it goes on, in its key's turn). */
+  private answered(key: string, work: Promise<TransferOutcome>): Promise<TransferOutcome> {
+    const settleMs = this.options.settleMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Unsettled(key, 'Postgres has not answered yet; the transfer goes on'));
+        work.then(
+          (outcome) => this.log(`clob: transfer ${key}: settled late (${outcome})`),
+          (error: unknown) => this.log(`clob: transfer ${key}: failed late (${describe(error)})`),
+        );
+      }, settleMs);
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
-  private async depositNow(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
-    const who = address.toLowerCase();
-    if (idempotencyKey !== undefined && (await this.written(idempotencyKey, who, asset, amount))) return 'replayed';
+  private async depositNow(who: string, asset: string, amount: number, key: string, callersKey: boolean): Promise<TransferOutcome> {
+    if (callersKey && (await this.written(key, who, asset, amount))) return 'replayed';
     // Transfers still on their way count (to any address, and of other assets, since supplies
     // bound each other: RiskBook.canCredit): two deposits that each fit but not together must not
     // both be written, or the second could not be credited after its commit.
     if (!this.risk.canCredit(who, asset, amount, this.pending)) return 'refused';
-    const key = idempotencyKey ?? autoKey();
     const inserted = await this.holding(asset, amount, () => this.writeOnce(who, asset, amount, key));
     if (!inserted) return this.replayOf(key, who, asset, amount);
     this.risk.credit(who, asset, amount);
     return 'applied';
   }
 
-  private async withdrawNow(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
-    const who = address.toLowerCase();
-    if (idempotencyKey !== undefined && (await this.written(idempotencyKey, who, asset, -amount))) return 'replayed';
+  private async withdrawNow(who: string, asset: string, amount: number, key: string, callersKey: boolean): Promise<TransferOutcome> {
+    if (callersKey && (await this.written(key, who, asset, -amount))) return 'replayed';
     if (!this.risk.debit(who, asset, amount)) return 'refused';
-    const key = idempotencyKey ?? autoKey();
     let inserted: boolean;
     try {
       inserted = await this.holding(asset, amount, () => this.writeOnce(who, asset, -amount, key));
     } catch (error) {
-      // Refused outright, so not written. Fits: deposits meanwhile left this amount free.
+      // Not written (Unsettled aside: the ledger may have it). Fits: deposits meanwhile left this amount free.
       if (!(error instanceof Unsettled)) this.risk.credit(who, asset, amount);
       throw error;
     }
@@ -103,23 +118,25 @@ export class Funding {
   }
 
   /**
-   * The insert, once: false when a transfer with this key was already written before it. A refusal
-   * for what the insert is (refusedOutright) is final, nothing written; any other error (the
-   * connection lost, say) leaves the outcome unknown, and the same insert is sent again until
-   * Postgres answers it: it is then written, by this attempt or the one whose answer was lost (the
-   * key is this request's: the caller's, checked unwritten above, with its requests one at a time,
-   * or one made here).
+   * The insert, once: false when a transfer with this key was already written before it. An
+   * error after which the insert may have run (outcomeUnknown: the connection lost with it sent,
+   * say) is settled by sending the same insert again until Postgres answers it: it is then
+   * written, by this attempt or the one whose answer was lost (the key is this request's: the
+   * caller's, checked unwritten above, with its requests one at a time, or one made here). Any
+   * other error means nothing was written. While settling, only a refusal of the insert for what
+   * it is (refusedOutright) ends it unwritten: another (Postgres read-only in a failover, say)
+   * does not show that the lost attempt did not commit.
    */
   private async writeOnce(address: string, asset: string, signed: number, key: string): Promise<boolean> {
     try {
       return await this.insert(address, asset, signed, key);
     } catch (error) {
-      if (refusedOutright(error)) throw error;
+      if (!outcomeUnknown(error)) throw error;
       this.log(`clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`);
     }
     for (let attempt = 1; ; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
-      if (this.closed) throw new Unsettled(key);
+      await new Promise((resolve) => setTimeout(resolve, (this.options.backoffMs ?? defaultBackoff)(attempt)));
+      if (this.closed) throw new Unsettled(key, 'the server is stopping; the ledger has the outcome');
       try {
         await this.insert(address, asset, signed, key);
         this.log(`clob: transfer ${key}: written (attempt ${attempt + 1})`);
@@ -128,6 +145,10 @@ export class Funding {
         if (refusedOutright(error)) throw error;
       }
     }
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? console.warn)(line);
   }
 
   /** Whether a transfer with this id is written; throws if it is another transfer. */
@@ -164,11 +185,21 @@ export class Funding {
   }
 }
 
-/** A transfer whose outcome was still unknown when the service stopped: the ledger has it, or not. */
+/**
+ * A transfer not settled when its request must be answered: it may be in the ledger or not. Its
+ * key, sent again with the same transfer, tells (once settled) without applying it twice.
+ */
 export class Unsettled extends Error {
-  constructor(key: string) {
-    super(`transfer ${key}: stopped before Postgres answered whether it was written`);
+  constructor(
+    readonly key: string,
+    why: string,
+  ) {
+    super(`the transfer is not settled yet (${why}): send it again with idempotency_key ${key} to learn its outcome; it will not apply twice`);
   }
+}
+
+function defaultBackoff(attempt: number): number {
+  return Math.min(2000, 50 * 2 ** attempt);
 }
 
 /** The key of a transfer sent without one (so that a lost answer can be settled). */

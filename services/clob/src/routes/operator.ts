@@ -9,7 +9,7 @@ import type { BookCache } from '../market-data/book-cache.ts';
 import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
 import { ProxyConflict, type ProxyWallets } from '../markets/proxy-wallets.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
-import { IdempotencyKeyConflict, type Funding, type TransferOutcome } from '../risk/funding.ts';
+import { IdempotencyKeyConflict, Unsettled, type Funding, type TransferOutcome } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -107,11 +107,13 @@ function transfer(raw: unknown): { address: string; asset: string; amount: numbe
   return idempotencyKey === undefined ? { address, asset, amount } : { address, asset, amount, idempotencyKey };
 }
 
+/** A transfer's outcome; a key used for another transfer is 409, one not settled yet 503. */
 async function conflictsAs409(outcome: Promise<TransferOutcome>): Promise<TransferOutcome> {
   try {
     return await outcome;
   } catch (error) {
     if (error instanceof IdempotencyKeyConflict) throw new HttpError(409, error.message);
+    if (error instanceof Unsettled) throw new HttpError(503, error.message, { headers: { 'retry-after': '2' } });
     throw error;
   }
 }
