@@ -215,6 +215,27 @@ describe('order rejections', () => {
     await alice.authed('DELETE', '/order', { orderID: own });
   });
 
+  it('a proxy move racing an order of the proxy that ends on its own (an FAK with nothing to take) moves: nothing is left open (found by a review)', async () => {
+    const proxy = `0x${randomBytes(20).toString('hex')}`;
+    const bob = new Trader(h.url);
+    await bob.createApiKey();
+    const signers = [alice, bob];
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    await h.deposit(proxy, 100n * USDC);
+    const moves: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const [signer, next] = [signers[i % 2]!, signers[(i + 1) % 2]!];
+      const fak = await signer.signOrder({ tokenId: market.yes, ...limit('BUY', '0.01', 10), signatureType: 2, maker: proxy, orderType: 'FAK' });
+      // The move starts 0–5.5 ms after the order: now before, now while, now after it is in its shard.
+      const [, moved] = await Promise.all([
+        signer.authed('POST', '/order', fak),
+        new Promise((resolve) => setTimeout(resolve, (i % 12) * 0.5)).then(() => h.operator('POST', '/operator/proxy-wallets', { proxy, signer: next.address, signature_type: 2, replace: true })),
+      ]);
+      moves.push(moved.status);
+    }
+    expect(moves.filter((status) => status !== 201)).toEqual([]);
+  });
+
   it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {
     const m = await h.createMarket();
     const resting = (await alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;

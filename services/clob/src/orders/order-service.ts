@@ -181,15 +181,22 @@ export class OrderService {
 
   /**
    * Cancels every open order (and every one on its way to its shard) whose maker is `maker`,
-   * whichever API key placed it; resolves to how many could not be cancelled.
+   * whichever API key placed it; resolves to how many are still open after (one that filled,
+   * expired or was killed meanwhile is not: until 2026-11-24 its "can't be found" counted).
    */
   async cancelMaker(maker: string): Promise<number> {
     const byKey = new Map<string, string[]>();
-    const add = (owner: string, orderId: string) => byKey.set(owner, [...(byKey.get(owner) ?? []), orderId]);
-    for (const order of this.core.openOrders.all()) if (order.maker === maker) add(order.owner, order.orderId);
-    for (const [orderId, intent] of this.core.openOrders.inFlight()) if (intent.maker === maker) add(intent.owner, orderId);
-    const results = await Promise.all([...byKey].map(([apiKey, ids]) => this.cancel({ apiKey }, ids)));
-    return results.reduce((left, result) => left + Object.keys(result.not_canceled).length, 0);
+    for (const [owner, orderId] of this.ofMaker(maker)) byKey.set(owner, [...(byKey.get(owner) ?? []), orderId]);
+    await Promise.all([...byKey].map(([apiKey, ids]) => this.cancel({ apiKey }, ids)));
+    return this.ofMaker(maker).length;
+  }
+
+  /** [API key, order id] of the open and in-flight orders whose maker is `maker`. */
+  private ofMaker(maker: string): [string, string][] {
+    const found: [string, string][] = [];
+    for (const order of this.core.openOrders.all()) if (order.maker === maker) found.push([order.owner, order.orderId]);
+    for (const [orderId, intent] of this.core.openOrders.inFlight()) if (intent.maker === maker) found.push([intent.owner, orderId]);
+    return found;
   }
 
   /** Cancels the given orders of an API key; others are reported, not touched. */
