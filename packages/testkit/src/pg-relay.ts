@@ -21,3 +21,55 @@ export async function relayTo(url: string, wire: (client: net.Socket, server: ne
   through.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
   return { url: through.href, close: () => relay.close() };
 }
+
+// An insert's answer: CommandComplete "INSERT 0 1", then ReadyForQuery once its Sync committed it.
+const COMMITTED_INSERT = /INSERT 0 1\0[^]*Z\0\0\0\x05/;
+
+export interface CuttingRelay extends PgRelay {
+  /** Cut the connection whose answer brings the next committed insert, before that answer passes; then `after`. */
+  cutNextCommit(after?: () => void): void;
+  /** Cut every connection through the link now. */
+  cutAll(): void;
+  /** How many commits were cut so far. */
+  cuts(): number;
+}
+
+/** A link to `url`'s Postgres that loses answers on cue: a connection cut right after a commit. */
+export async function cuttingRelay(url: string): Promise<CuttingRelay> {
+  let cut: (() => void) | undefined;
+  let cuts = 0;
+  const sockets = new Set<net.Socket>();
+  const relay = await relayTo(url, (client, server) => {
+    sockets.add(client).add(server);
+    client.pipe(server);
+    let seen = '';
+    server.on('data', (chunk: Buffer) => {
+      if (cut !== undefined) {
+        seen += chunk.toString('latin1');
+        if (COMMITTED_INSERT.test(seen)) {
+          const after = cut;
+          cut = undefined;
+          cuts++;
+          client.destroy();
+          server.destroy();
+          after();
+          return;
+        }
+      }
+      client.write(chunk);
+    });
+    server.on('end', () => client.end());
+    for (const socket of [client, server]) socket.on('close', () => sockets.delete(socket));
+    client.on('close', () => server.destroy());
+  });
+  return {
+    ...relay,
+    cutNextCommit: (after = () => {}) => {
+      cut = after;
+    },
+    cutAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+    cuts: () => cuts,
+  };
+}

@@ -1,7 +1,8 @@
 // The market registry's listing order against real Postgres: market id order, however creations
 // that run together finish, so that a restart (which loads by id) lists the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { connectPostgres } from '@pmx/db';
+import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
 import { MarketRegistry, type NewMarket } from './market-registry.ts';
 
 let db: TestDatabase;
@@ -43,5 +44,31 @@ describe('MarketRegistry listing', () => {
     expect(registry.list().map((m) => m.marketId)).toEqual([...registry.list().map((m) => m.marketId)].sort((a, b) => a - b));
     const restarted = new MarketRegistry(db.sql);
     expect((await restarted.load()).map((m) => m.question)).toEqual(listed);
+  });
+});
+
+describe('MarketRegistry creation whose answer is lost', () => {
+  it('takes in, on the retry, the market Postgres has from the creation whose answer was lost', async () => {
+    const relay = await cuttingRelay(db.url);
+    const sql = connectPostgres(relay.url, { max: 1 });
+    try {
+      const registry = new MarketRegistry(sql);
+      await registry.load();
+      const lost = market(7);
+      relay.cutNextCommit();
+      await expect(registry.create(lost)).rejects.toThrow();
+      expect(relay.cuts()).toBe(1);
+      expect(registry.get(lost.conditionId)).toBeUndefined();
+      const retried = await registry.create(lost);
+      expect(retried).toMatchObject({ conditionId: lost.conditionId, tokens: lost.tokens, question: lost.question });
+      expect(registry.get(lost.conditionId)).toBe(retried);
+      expect(registry.list().filter((m) => m.conditionId === lost.conditionId)).toHaveLength(1);
+      // Known now: another creation with it exists, as any other.
+      expect(await registry.create(lost)).toBe('exists');
+      expect(await registry.create({ ...market(8), tokens: [lost.tokens[0], '999'] })).toBe('exists');
+    } finally {
+      await sql.end({ timeout: 1 });
+      relay.close();
+    }
   });
 });

@@ -135,15 +135,25 @@ export class MarketRegistry {
 
   /**
    * Inserts a market; refuses a condition id or token id that exists already (also one a
-   * concurrent creation took: Postgres holds every token id once, in market_tokens).
+   * concurrent creation took: Postgres holds every token id once, in market_tokens). A market with
+   * this condition id that Postgres has and this registry does not was written by a creation whose
+   * answer was lost (the connection cut after the commit): it is taken in and returned, as if
+   * created now, whatever it holds (the caller compares). Until 2026-11-24 the retry of such a
+   * creation was told the market exists, and the market stayed unknown here until a restart.
    */
   async create(market: NewMarket): Promise<MarketRecord | 'exists'> {
     if (this.byCondition.has(market.conditionId) || market.tokens.some((t) => this.byToken.has(t))) return 'exists';
-    const rows = await this.insert(market).catch((error: unknown) => {
+    const rows: MarketRow[] = await this.insert(market).catch((error: unknown) => {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return [];
       throw error;
     });
-    if (rows.length === 0) return 'exists';
+    if (rows.length === 0) {
+      const [lost] = await this.sql<MarketRow[]>`SELECT * FROM markets WHERE condition_id = ${market.conditionId}`;
+      if (lost === undefined || this.byCondition.has(lost.condition_id)) return 'exists';
+      rows.push(lost);
+    }
+    // A creation that ran alongside (its answer came later) may have taken it in meanwhile.
+    if (this.byCondition.has(rows[0]!.condition_id)) return 'exists';
     const record = fromRow(rows[0]!);
     this.remember(record);
     return record;

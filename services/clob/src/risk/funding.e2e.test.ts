@@ -1,16 +1,13 @@
 // Operator transfers whose answer from Postgres is lost after the commit (the connection cut right
 // then): written exactly once, and the risk book agreeing with the ledger. Real Postgres, through
 // a link that cuts the connection on cue.
-import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { COLLATERAL, RiskBook } from '@pmx/risk';
-import { createTestDatabase, relayTo, type PgRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, cuttingRelay, type PgRelay, type TestDatabase } from '@pmx/testkit';
 import { readLedgerState } from '../recovery/ledger-state.ts';
 import { Funding, Unsettled } from './funding.ts';
 
-// An insert's answer: CommandComplete "INSERT 0 1", then ReadyForQuery once its Sync committed it.
-const COMMITTED = /INSERT 0 1\0[^]*Z\0\0\0\x05/;
 const REFUSED = `0x${'bad'.padEnd(40, '0')}`;
 
 let db: TestDatabase;
@@ -34,36 +31,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/**
- * A Funding over its own link to the test database; `cutNextCommit()` makes the link cut the
- * connection whose answer brings the next commit, before that answer passes.
- */
+/** A Funding over its own link to the test database, which loses answers on cue (cuttingRelay). */
 async function setUp(name: string, options: { settleMs?: number; readOnly?: boolean } = {}) {
-  let cut: (() => void) | undefined;
-  let cuts = 0;
-  const sockets = new Set<net.Socket>();
-  const relay = await relayTo(db.url, (client: net.Socket, server: net.Socket) => {
-    sockets.add(client).add(server);
-    client.pipe(server);
-    let seen = '';
-    server.on('data', (chunk: Buffer) => {
-      if (cut !== undefined) {
-        seen += chunk.toString('latin1');
-        if (COMMITTED.test(seen)) {
-          const after = cut;
-          cut = undefined;
-          cuts++;
-          client.destroy();
-          server.destroy();
-          after();
-          return;
-        }
-      }
-      client.write(chunk);
-    });
-    server.on('end', () => client.end());
-    client.on('close', () => server.destroy());
-  });
+  const relay = await cuttingRelay(db.url);
   const sql = connectPostgres(relay.url, { max: 1, ...(options.readOnly === true ? { connection: { default_transaction_read_only: true } } : {}) });
   links.push({ relay, sql });
   const risk = new RiskBook();
@@ -76,13 +46,10 @@ async function setUp(name: string, options: { settleMs?: number; readOnly?: bool
     lines,
     address,
     relay,
-    cuts: () => cuts,
+    cuts: relay.cuts,
     total: () => risk.balance(address, COLLATERAL).total,
-    cutNextCommit: (after: () => void = () => {}) => (cut = after),
-    /** Cuts every connection through the link now. */
-    cutAll: () => {
-      for (const socket of sockets) socket.destroy();
-    },
+    cutNextCommit: relay.cutNextCommit,
+    cutAll: relay.cutAll,
   };
 }
 

@@ -159,6 +159,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
           throw new HttpError(400, 'a market with this condition id or token id exists');
         }
         await deps.openMarket(created);
+        // One whose creation's answer was lost, now taken in, may hold other fields than asked.
+        if (!sameMarket(created, wanted)) throw new HttpError(400, 'a market with this condition id or token id exists');
         return { status: 201, body: marketDetail(created, deps.books) };
       },
     },
