@@ -110,6 +110,21 @@ async function openOrdersCovered(sql: Sql): Promise<string[]> {
   return rows.map((r) => `open orders of ${r.address} need ${r.needed} of ${r.asset} but the balance is ${r.balance}`);
 }
 
+/** builder_trades holds one row per builder and trade in which an order carrying it took or rested, no other. */
+async function builderTradesRecorded(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ builder: string; trade_id: string; missing: boolean }[]>`
+    WITH expected AS (
+      SELECT o.builder, t.trade_id, t.match_time, t.shard, t.seq FROM trades t JOIN orders o ON o.order_id = t.taker_order_id WHERE o.builder IS NOT NULL
+      UNION
+      SELECT o.builder, t.trade_id, t.match_time, t.shard, t.seq FROM trade_fills f JOIN trades t ON t.trade_id = f.trade_id
+        JOIN orders o ON o.order_id = f.maker_order_id WHERE o.builder IS NOT NULL)
+    (SELECT builder, trade_id, true AS missing FROM (SELECT * FROM expected EXCEPT SELECT builder, trade_id, match_time, shard, seq FROM builder_trades) m)
+    UNION ALL
+    (SELECT builder, trade_id, false AS missing FROM (SELECT builder, trade_id, match_time, shard, seq FROM builder_trades EXCEPT SELECT * FROM expected) x)
+    LIMIT ${SHOWN}`;
+  return rows.map((r) => `builder_trades ${r.missing ? 'lacks a' : 'has a stray'} row for builder ${r.builder} and trade ${r.trade_id}`);
+}
+
 /** Every violation of the ledger's invariants; [] when balances, positions, orders and supply agree. */
 export async function checkLedger(sql: Sql): Promise<string[]> {
   const checks = [
@@ -122,6 +137,7 @@ export async function checkLedger(sql: Sql): Promise<string[]> {
     positionsMatchBalances,
     ordersMatchTrades,
     openOrdersCovered,
+    builderTradesRecorded,
   ];
   return (await Promise.all(checks.map((check) => check(sql)))).flat();
 }

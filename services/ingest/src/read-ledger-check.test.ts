@@ -12,6 +12,7 @@ import { checkLedger } from '@pmx/ledger';
 let db: TestDatabase;
 const market = testMarket('check');
 const undo: (() => Promise<unknown>)[] = [];
+const BUILDER = `0x${'b1'.repeat(32)}`;
 
 /** Runs a corrupting statement and remembers how to put things back. */
 async function corrupt(damage: () => Promise<unknown>, repair: () => Promise<unknown>): Promise<string[]> {
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await deposit(db.sql, 'bob', market.tokens[0], 10 * TOKEN, shard);
   const job = shard.batch(1, (ops) => {
     ops.place({ id: 'a', owner: 'alice', market, token: 0, side: Side.BUY, price: 60, size: 20 * TOKEN });
-    ops.place({ id: 'b', owner: 'bob', market, token: 1, side: Side.BUY, price: 45, size: 10 * TOKEN }); // mint 10
+    ops.place({ id: 'b', owner: 'bob', market, token: 1, side: Side.BUY, price: 45, size: 10 * TOKEN, builder: BUILDER }); // mint 10
     ops.place({ id: 'c', owner: 'bob', market, token: 0, side: Side.SELL, price: 55, size: 5 * TOKEN }); // transfer 5
   })!;
   await ledger.apply(job);
@@ -50,6 +51,25 @@ describe('checkLedger', () => {
   it('finds nothing wrong with a ledger built from engine events and transfers', async () => {
     expect(await db.sql`SELECT count(*)::int AS n FROM trades`).toEqual([{ n: 2 }]);
     expect(await checkLedger(db.sql)).toEqual([]);
+  });
+
+  it("catches a builder's trade missing from builder_trades, and a stray one", async () => {
+    const [row] = await db.sql<{ trade_id: string; match_time: Date; shard: number; seq: string }[]>`SELECT trade_id, match_time, shard, seq FROM builder_trades WHERE builder = ${BUILDER}`;
+    expect(row).toBeDefined();
+    expect(
+      await corrupt(
+        () => db.sql`DELETE FROM builder_trades WHERE builder = ${BUILDER}`,
+        () => db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${BUILDER}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
+      ),
+    ).toEqual([`builder_trades lacks a row for builder ${BUILDER} and trade ${row!.trade_id}`]);
+    await undo.pop()!();
+    const other = `0x${'c2'.repeat(32)}`;
+    expect(
+      await corrupt(
+        () => db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${other}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
+        () => db.sql`DELETE FROM builder_trades WHERE builder = ${other}`,
+      ),
+    ).toEqual([`builder_trades has a stray row for builder ${other} and trade ${row!.trade_id}`]);
   });
 
   it('catches a balance that no longer equals its ledger entries', async () => {
