@@ -1,0 +1,76 @@
+// A Postgres connection lost inside a transaction (a network cut, a server restart, a backend
+// ended by an operator or a timeout) fails the transaction's statements, and the process lives on.
+// postgres.js 3.4.9 wrote its own ROLLBACK to the closed socket from a timer and threw out of it,
+// crashing ingest and the clob (porsager/postgres#1208; pmx patches it, patches/postgres@3.4.9.patch).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '@pmx/db';
+import { listTrades } from '@pmx/ledger';
+import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+
+let db: TestDatabase;
+const uncaught: unknown[] = [];
+const record = (error: unknown) => uncaught.push(error);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  process.on('uncaughtException', record);
+});
+
+afterAll(async () => {
+  process.off('uncaughtException', record);
+  await db?.drop();
+});
+
+/** A pool through a link that cuts on cue; closed after `run`. */
+async function through(run: (link: { sql: ReturnType<typeof connectPostgres>; cutAll: () => void }) => Promise<void>): Promise<void> {
+  const relay = await cuttingRelay(db.url);
+  const sql = connectPostgres(relay.url, { max: 2 });
+  try {
+    await run({ sql, cutAll: relay.cutAll });
+  } finally {
+    await sql.end({ timeout: 1 });
+    relay.close();
+  }
+}
+
+describe('a connection lost inside a transaction', () => {
+  it('fails the transaction (cut between two statements), and the pool goes on', async () => {
+    await through(async ({ sql, cutAll }) => {
+      const failed = sql.begin(async (tx) => {
+        await tx`SELECT 1`;
+        cutAll();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await tx`SELECT 2`;
+      });
+      await expect(failed).rejects.toMatchObject({ code: expect.stringMatching(/^CONNECTION_/) });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await sql`SELECT 3 AS n`).toEqual([{ n: 3 }]);
+    });
+    expect(uncaught).toEqual([]);
+  });
+
+  it('fails the transaction when Postgres ends its backend (a restart, an operator, a timeout)', async () => {
+    await through(async ({ sql }) => {
+      const failed = sql.begin(async (tx) => {
+        const [{ pid }] = await tx<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        await db.sql`SELECT pg_terminate_backend(${pid})`;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await tx`SELECT 2`;
+      });
+      await expect(failed).rejects.toBeInstanceOf(Error);
+      expect(await sql`SELECT 3 AS n`).toEqual([{ n: 3 }]);
+    });
+    expect(uncaught).toEqual([]);
+  });
+
+  it('fails a GET /data/trades page read (a transaction of its own) with the error, not a crash', async () => {
+    await through(async ({ sql, cutAll }) => {
+      expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
+      cutAll();
+      await expect(listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).rejects.toBeInstanceOf(Error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
+    });
+    expect(uncaught).toEqual([]);
+  });
+});
