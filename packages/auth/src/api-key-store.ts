@@ -3,7 +3,7 @@
 // service that only reads keys another one issues) every lookup asks Postgres, so a deleted key
 // stops working at once.
 
-import type { Sql } from '@pmx/db';
+import { settledWrite, type Sql } from '@pmx/db';
 import { newApiCredentials } from '@pmx/signing';
 
 export interface ApiKeyRecord {
@@ -145,8 +145,10 @@ export class ApiKeyStore {
     this.deleted.add(apiKey);
     const run = (async () => {
       await first?.();
-      const rows = await this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`;
-      return rows.length > 0;
+      // Until Postgres answers (settledWrite): a lost answer gave the key back while its row was
+      // gone (listed nowhere, yet working until a restart).
+      const { value: rows, resent } = await settledWrite(() => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`);
+      return rows.length > 0 || resent;
     })();
     this.deleting.set(apiKey, run);
     try {

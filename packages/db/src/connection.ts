@@ -69,3 +69,49 @@ export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof postgres.PostgresError) return LOST_CLASSES.has(error.code.slice(0, 2));
   return !NOT_SENT.has((error as { code?: unknown } | undefined)?.code as string);
 }
+
+/** An idempotent write still unanswered when its waiting was given up: it may have run or not. */
+export class OutcomeUnknown extends Error {
+  constructor(readonly lastError: unknown) {
+    super(`the write's outcome is unknown (Postgres did not answer it): ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+  }
+}
+
+export interface SettleOptions {
+  /** Wait before resending: attempt 1, 2, … (default 100 ms doubling to 2 s). */
+  backoffMs?: (attempt: number) => number;
+  /** True to stop waiting (a stop): the write then fails with OutcomeUnknown. */
+  stopped?: () => boolean;
+  /** Told once, when the first answer is lost. */
+  onLost?: (error: unknown) => void;
+}
+
+/**
+ * Runs an idempotent write (one whose second sending changes nothing the first did) until
+ * Postgres answers it. After an error that leaves its outcome unknown (outcomeUnknown: the
+ * connection lost with the write sent, say), it is sent again until answered; then it has run,
+ * once or twice to the same effect (`resent` says which). Any other error of the first sending
+ * means nothing ran; while resending, only a refusal of the write for what it is
+ * (refusedOutright) ends it (another, say Postgres read-only in a failover, does not show that
+ * the lost sending did not commit).
+ */
+export async function settledWrite<T>(write: () => Promise<T>, options: SettleOptions = {}): Promise<{ value: T; resent: boolean }> {
+  let last: unknown;
+  try {
+    return { value: await write(), resent: false };
+  } catch (error) {
+    if (!outcomeUnknown(error)) throw error;
+    options.onLost?.(error);
+    last = error;
+  }
+  for (let attempt = 1; ; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? ((n) => Math.min(2000, 50 * 2 ** n)))(attempt)));
+    if (options.stopped?.() === true) throw new OutcomeUnknown(last);
+    try {
+      return { value: await write(), resent: true };
+    } catch (error) {
+      if (refusedOutright(error)) throw error;
+      last = error;
+    }
+  }
+}

@@ -22,11 +22,12 @@ export async function relayTo(url: string, wire: (client: net.Socket, server: ne
   return { url: through.href, close: () => relay.close() };
 }
 
-// An insert's answer: CommandComplete "INSERT 0 1", then ReadyForQuery once its Sync committed it.
-const COMMITTED_INSERT = /INSERT 0 1\0[^]*Z\0\0\0\x05/;
+// A write's answer: CommandComplete ("INSERT 0 1", an upsert's too, or "DELETE 1"), then
+// ReadyForQuery once its Sync committed it.
+const COMMITTED_WRITE = /(?:INSERT 0 1|DELETE 1)\0[^]*Z\0\0\0\x05/;
 
 export interface CuttingRelay extends PgRelay {
-  /** Cut the connection whose answer brings the next committed insert, before that answer passes; then `after`. */
+  /** Cut the connection whose answer brings the next committed insert or delete, before that answer passes; then `after`. */
   cutNextCommit(after?: () => void): void;
   /** Cut every connection through the link now. */
   cutAll(): void;
@@ -46,7 +47,7 @@ export async function cuttingRelay(url: string): Promise<CuttingRelay> {
     server.on('data', (chunk: Buffer) => {
       if (cut !== undefined) {
         seen += chunk.toString('latin1');
-        if (COMMITTED_INSERT.test(seen)) {
+        if (COMMITTED_WRITE.test(seen)) {
           const after = cut;
           cut = undefined;
           cuts++;

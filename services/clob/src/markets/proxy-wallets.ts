@@ -1,7 +1,7 @@
 // Proxy wallets (signature types 1 and 2): the operator registers which signer controls which
 // proxy; an order whose maker is a proxy must be signed by that proxy's signer.
 
-import type { Sql } from '@pmx/db';
+import { settledWrite, type Sql } from '@pmx/db';
 import { KeyedTurns } from '../keyed-turns.ts';
 
 export interface ProxyWallet {
@@ -61,9 +61,13 @@ export class ProxyWallets {
       if (move) this.moving.add(record.proxy);
       try {
         if (move) await options.beforeMove?.(record.proxy);
-        await this.sql`
-          INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
-          ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`;
+        // Until Postgres answers (settledWrite): a lost answer used to leave the old signer in
+        // control here while Postgres had the new one (its orders then outlived a restart).
+        await settledWrite(
+          () => this.sql`
+            INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
+            ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`,
+        );
         this.remember(record);
       } finally {
         this.moving.delete(record.proxy);

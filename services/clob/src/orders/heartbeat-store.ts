@@ -2,7 +2,7 @@
 // the switch lived only in memory until 2026-11-24, and a bot that died while the front end was
 // down kept its orders live for ever after.
 
-import type { Sql } from '@pmx/db';
+import { settledWrite, type Sql } from '@pmx/db';
 
 export interface StoredSwitch {
   apiKey: string;
@@ -17,10 +17,16 @@ export class HeartbeatStore {
     return rows.map((row) => ({ apiKey: row.api_key, heartbeatId: row.heartbeat_id }));
   }
 
+  /**
+   * Until Postgres answers (settledWrite): a save whose answer was lost was told "not armed" while
+   * its row was stored, and a restart then armed it and cancelled the bot's orders.
+   */
   async save(apiKey: string, heartbeatId: string): Promise<void> {
-    await this.sql`
-      INSERT INTO heartbeat_switches (api_key, heartbeat_id) VALUES (${apiKey}, ${heartbeatId})
-      ON CONFLICT (api_key) DO UPDATE SET heartbeat_id = EXCLUDED.heartbeat_id, armed_at = now()`;
+    await settledWrite(
+      () => this.sql`
+        INSERT INTO heartbeat_switches (api_key, heartbeat_id) VALUES (${apiKey}, ${heartbeatId})
+        ON CONFLICT (api_key) DO UPDATE SET heartbeat_id = EXCLUDED.heartbeat_id, armed_at = now()`,
+    );
   }
 
   /** The switch fired (or its key went): only this id's row, so a switch armed since stays. */

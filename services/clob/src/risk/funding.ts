@@ -17,7 +17,7 @@
 // credited back, and could be withdrawn again.
 
 import { randomUUID } from 'node:crypto';
-import { outcomeUnknown, refusedOutright, type Sql } from '@pmx/db';
+import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
 import { KeyedTurns } from '../keyed-turns.ts';
 
@@ -118,32 +118,23 @@ export class Funding {
   }
 
   /**
-   * The insert, once: false when a transfer with this key was already written before it. An
-   * error after which the insert may have run (outcomeUnknown: the connection lost with it sent,
-   * say) is settled by sending the same insert again until Postgres answers it: it is then
-   * written, by this attempt or the one whose answer was lost (the key is this request's: the
-   * caller's, checked unwritten above, with its requests one at a time, or one made here). Any
-   * other error means nothing was written. While settling, only a refusal of the insert for what
-   * it is (refusedOutright) ends it unwritten: another (Postgres read-only in a failover, say)
-   * does not show that the lost attempt did not commit.
+   * The insert, once (settledWrite): false when a transfer with this key was already written
+   * before it. Once resent it is written, by the resending or the sending whose answer was lost
+   * (the key is this request's: the caller's, checked unwritten above, with its requests one at a
+   * time, or one made here).
    */
   private async writeOnce(address: string, asset: string, signed: number, key: string): Promise<boolean> {
     try {
-      return await this.insert(address, asset, signed, key);
+      const { value, resent } = await settledWrite(() => this.insert(address, asset, signed, key), {
+        backoffMs: this.options.backoffMs,
+        stopped: () => this.closed,
+        onLost: (error) => this.log(`clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`),
+      });
+      if (resent) this.log(`clob: transfer ${key}: written`);
+      return resent || value;
     } catch (error) {
-      if (!outcomeUnknown(error)) throw error;
-      this.log(`clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`);
-    }
-    for (let attempt = 1; ; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, (this.options.backoffMs ?? defaultBackoff)(attempt)));
-      if (this.closed) throw new Unsettled(key, 'the server is stopping; the ledger has the outcome');
-      try {
-        await this.insert(address, asset, signed, key);
-        this.log(`clob: transfer ${key}: written (attempt ${attempt + 1})`);
-        return true;
-      } catch (error) {
-        if (refusedOutright(error)) throw error;
-      }
+      if (error instanceof OutcomeUnknown) throw new Unsettled(key, 'the server is stopping; the ledger has the outcome');
+      throw error;
     }
   }
 
@@ -198,9 +189,6 @@ export class Unsettled extends Error {
   }
 }
 
-function defaultBackoff(attempt: number): number {
-  return Math.min(2000, 50 * 2 ** attempt);
-}
 
 /** The key of a transfer sent without one (so that a lost answer can be settled). */
 function autoKey(): string {
