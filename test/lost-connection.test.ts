@@ -3,9 +3,9 @@
 // postgres.js 3.4.9 wrote its own ROLLBACK to the closed socket from a timer and threw out of it,
 // crashing ingest and the clob (porsager/postgres#1208; pmx patches it, patches/postgres@3.4.9.patch).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres } from '@pmx/db';
+import type { Sql } from '@pmx/db';
 import { listTrades } from '@pmx/ledger';
-import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 
 let db: TestDatabase;
 const uncaught: unknown[] = [];
@@ -21,16 +21,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** A pool through a link that cuts on cue; closed after `run`. */
-async function through(run: (link: { sql: ReturnType<typeof connectPostgres>; cutAll: () => void }) => Promise<void>): Promise<void> {
-  const relay = await cuttingRelay(db.url);
-  const sql = connectPostgres(relay.url, { max: 2 });
-  try {
-    await run({ sql, cutAll: relay.cutAll });
-  } finally {
-    await sql.end({ timeout: 1 });
-    relay.close();
-  }
+/** A pool of two through a link that cuts on cue; closed after `run`. */
+function through(run: (link: { sql: Sql; cutAll: () => void }) => Promise<void>): Promise<void> {
+  return withCuttingLink(db.url, ({ sql, relay }) => run({ sql, cutAll: relay.cutAll }), { max: 2 });
 }
 
 describe('a connection lost inside a transaction', () => {

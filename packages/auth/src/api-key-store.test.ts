@@ -1,8 +1,7 @@
 // The API-key store against a real Postgres: the cache never outlives a delete, and a delete
 // Postgres refuses gives the key back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres } from '@pmx/db';
-import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { ApiKeyStore } from './api-key-store.ts';
 
 let db: TestDatabase;
@@ -59,9 +58,7 @@ describe('ApiKeyStore', () => {
   });
 
   it("deletes the key when the delete's answer is lost (its row is gone): it is not given back", async () => {
-    const relay = await cuttingRelay(db.url);
-    const sql = connectPostgres(relay.url, { max: 1 });
-    try {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
       const store = new ApiKeyStore(sql);
       const record = await store.create(wallet(40), '0');
       if (record === 'exists') throw new Error('fresh wallet');
@@ -70,10 +67,7 @@ describe('ApiKeyStore', () => {
       expect(relay.cuts()).toBe(1);
       expect(await store.lookup(record.apiKey)).toBeUndefined();
       expect(await db.sql`SELECT 1 FROM api_keys WHERE api_key = ${record.apiKey}`).toHaveLength(0);
-    } finally {
-      await sql.end({ timeout: 1 });
-      relay.close();
-    }
+    });
   });
 
   it('gives the key back when Postgres fails the delete, so its owner can retry', async () => {

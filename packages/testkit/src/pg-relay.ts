@@ -1,6 +1,7 @@
 // A TCP link to a test database's Postgres that a test joins up itself, to hold up or cut what
 // passes (a connection lost mid-statement, an answer that never arrives).
 import net from 'node:net';
+import { connectPostgres, type PostgresOptions, type Sql } from '@pmx/db';
 
 export interface PgRelay {
   /** The same database through the link. */
@@ -73,4 +74,19 @@ export async function cuttingRelay(url: string): Promise<CuttingRelay> {
     },
     cuts: () => cuts,
   };
+}
+
+/**
+ * A pool of at most `max` connections to `url`'s Postgres through a cuttingRelay, for `run`; both
+ * closed after it.
+ */
+export async function withCuttingLink<T>(url: string, run: (link: { sql: Sql; relay: CuttingRelay }) => Promise<T>, options: PostgresOptions = { max: 1 }): Promise<T> {
+  const relay = await cuttingRelay(url);
+  const sql = connectPostgres(relay.url, options);
+  try {
+    return await run({ sql, relay });
+  } finally {
+    await sql.end({ timeout: 1 });
+    relay.close();
+  }
 }

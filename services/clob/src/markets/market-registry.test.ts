@@ -1,8 +1,7 @@
 // The market registry's listing order against real Postgres: market id order, however creations
 // that run together finish, so that a restart (which loads by id) lists the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres } from '@pmx/db';
-import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { MarketRegistry, type NewMarket } from './market-registry.ts';
 
 let db: TestDatabase;
@@ -49,9 +48,7 @@ describe('MarketRegistry listing', () => {
 
 describe('MarketRegistry creation whose answer is lost', () => {
   it('takes in, on the retry, the market Postgres has from the creation whose answer was lost', async () => {
-    const relay = await cuttingRelay(db.url);
-    const sql = connectPostgres(relay.url, { max: 1 });
-    try {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
       const registry = new MarketRegistry(sql);
       await registry.load();
       const lost = market(7);
@@ -66,9 +63,6 @@ describe('MarketRegistry creation whose answer is lost', () => {
       // Known now: another creation with it exists, as any other.
       expect(await registry.create(lost)).toBe('exists');
       expect(await registry.create({ ...market(8), tokens: [lost.tokens[0], '999'] })).toBe('exists');
-    } finally {
-      await sql.end({ timeout: 1 });
-      relay.close();
-    }
+    });
   });
 });

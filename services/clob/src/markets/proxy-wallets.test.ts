@@ -1,8 +1,7 @@
 // Proxy wallet registrations against real Postgres, through a link that loses an answer after
 // the commit: memory ends as Postgres has it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres } from '@pmx/db';
-import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { ProxyWallets } from './proxy-wallets.ts';
 
 let db: TestDatabase;
@@ -17,10 +16,8 @@ afterAll(async () => {
 
 describe('ProxyWallets', () => {
   it('a move whose answer is lost ends moved, here as in Postgres (the old signer kept control, and its orders outlived a restart)', async () => {
-    const relay = await cuttingRelay(db.url);
-    const sql = connectPostgres(relay.url, { max: 1 });
     const [proxy, a, b] = ['0x' + 'a0'.repeat(20), '0x' + 'a1'.repeat(20), '0x' + 'b1'.repeat(20)];
-    try {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
       const wallets = new ProxyWallets(sql);
       expect(await wallets.register({ proxy, signer: a, signatureType: 2 })).toBe(true);
       relay.cutNextCommit();
@@ -28,9 +25,6 @@ describe('ProxyWallets', () => {
       expect(relay.cuts()).toBe(1);
       expect([wallets.controls(a, proxy, 2), wallets.controls(b, proxy, 2)]).toEqual([false, true]);
       expect(await db.sql`SELECT signer FROM proxy_wallets WHERE proxy = ${proxy}`).toEqual([{ signer: b }]);
-    } finally {
-      await sql.end({ timeout: 1 });
-      relay.close();
-    }
+    });
   });
 });

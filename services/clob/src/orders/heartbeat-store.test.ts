@@ -3,8 +3,7 @@
 // row was kept, and a restart then armed it and cancelled the bot's orders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectPostgres } from '@pmx/db';
-import { createTestDatabase, cuttingRelay, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { HeartbeatStore } from './heartbeat-store.ts';
 
 let db: TestDatabase;
@@ -19,9 +18,7 @@ afterAll(async () => {
 
 describe('HeartbeatStore', () => {
   it('a save whose answer is lost resolves once Postgres answers it again: the switch is stored', async () => {
-    const relay = await cuttingRelay(db.url);
-    const sql = connectPostgres(relay.url, { max: 1 });
-    try {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
       const store = new HeartbeatStore(sql);
       const [apiKey, id] = [randomUUID(), randomUUID()];
       await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${apiKey}, ${'0x' + '12'.repeat(20)}, 0, 's', 'p')`;
@@ -29,9 +26,6 @@ describe('HeartbeatStore', () => {
       await store.save(apiKey, id);
       expect(relay.cuts()).toBe(1);
       expect(await store.load()).toEqual([{ apiKey, heartbeatId: id }]);
-    } finally {
-      await sql.end({ timeout: 1 });
-      relay.close();
-    }
+    });
   });
 });
