@@ -153,3 +153,11 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
   };
   return harness;
 }
+
+/** A 400 in the contract's simple error shape, with this message (or one matching it). */
+export function expectRejected(response: { status: number; body: any }, message: string | RegExp): void {
+  expect(response.status).toBe(400);
+  expect(Object.keys(response.body)).toEqual(['error']);
+  if (typeof message === 'string') expect(response.body.error).toBe(message);
+  else expect(response.body.error).toMatch(message);
+}
