@@ -56,6 +56,30 @@ describe('a connection lost inside a transaction', () => {
     expect(uncaught).toEqual([]);
   });
 
+  it('leaves the pool whole: with one connection, two lost transactions in a row and then a query (a lost one kept its connection for ever)', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      for (let i = 0; i < 2; i++) {
+        const failed = sql.begin(async (tx) => {
+          await tx`SELECT 1`;
+          relay.cutAll();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await tx`SELECT 2`;
+        });
+        await expect(failed).rejects.toMatchObject({ code: expect.stringMatching(/^CONNECTION_/) });
+      }
+      expect(await sql`SELECT 3 AS n`).toEqual([{ n: 3 }]);
+      // A reserved connection lost and then released goes back closed, to be connected again.
+      const reserved = await sql.reserve();
+      await reserved`SELECT 4`;
+      relay.cutAll();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await expect(reserved`SELECT 5`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      reserved.release();
+      expect(await sql`SELECT 6 AS n`).toEqual([{ n: 6 }]);
+    });
+    expect(uncaught).toEqual([]);
+  }, 15_000);
+
   it('fails a GET /data/trades page read (a transaction of its own) with the error, not a crash', async () => {
     await through(async ({ sql, cutAll }) => {
       expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
