@@ -30,12 +30,33 @@ export interface LedgerState {
   recentOrders: { orderId: string; signedAt: number }[];
 }
 
-export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
+/** SQLSTATE of a lock not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * The ledger as recovery rebuilds from it. Operator transfers still in flight settle first: one
+ * whose client is gone (a stop gave up waiting for it, Funding's Unsettled) may still commit, and
+ * a snapshot before it would give its amount back to be spent again. While a session holds such
+ * a write open, this waits, saying every 5 s which sessions it waits for.
+ */
+export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number, log: (line: string) => void = console.warn): Promise<LedgerState> {
+  for (;;) {
+    try {
+      return await readOnce(sql, ticksPerUnit, signedSince);
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      const holders = await sql<{ pid: number }[]>`
+        SELECT DISTINCT pid FROM pg_locks WHERE relation = 'operator_transfers'::regclass AND granted AND mode = 'RowExclusiveLock'`;
+      log(`clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${holders.map((h) => h.pid).join(', ') || 'gone'})`);
+    }
+  }
+}
+
+function readOnce(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
-    // Operator transfers still in flight settle first (the snapshot is taken by the first read
-    // after this): one whose client is gone (a stop gave up waiting for it, Funding's Unsettled)
-    // may still commit, and a snapshot before it would give its amount back to be spent again.
-    // SHARE waits for every insert in flight and holds off new ones while this reads.
+    // SHARE waits for every insert in flight and holds off new ones while this reads; the
+    // snapshot is taken by the first read after it.
+    await tx`SET LOCAL lock_timeout = '5s'`;
     await tx`LOCK TABLE operator_transfers IN SHARE MODE`;
     const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; key_deleted: boolean; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
       SELECT o.order_id, o.owner, o.owner_key, o.owner_key IS NOT NULL AND k.api_key IS NULL AS key_deleted, o.market, o.token, o.asset_id, o.side,

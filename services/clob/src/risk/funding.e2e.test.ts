@@ -6,6 +6,7 @@ import { connectPostgres, type Sql } from '@pmx/db';
 import { COLLATERAL, RiskBook } from '@pmx/risk';
 import { createTestDatabase, cuttingRelay, type PgRelay, type TestDatabase } from '@pmx/testkit';
 import { readLedgerState } from '../recovery/ledger-state.ts';
+import { startClob } from '../testing/clob-harness.ts';
 import { Funding, Unsettled } from './funding.ts';
 
 const REFUSED = `0x${'bad'.padEnd(40, '0')}`;
@@ -136,6 +137,23 @@ describe('a transfer whose answer is lost after the commit', () => {
     expect(await ledger(address)).toEqual({ balance: 40_000_000, transfers: 2 });
   });
 
+  it('recovery waiting on a transfer a session holds open says which session, every 5 s', async () => {
+    const holder = await db.sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`INSERT INTO operator_transfers (address, asset, amount) VALUES (${'0x' + 'e1'.repeat(20)}, ${COLLATERAL}, 1)`;
+      const [{ pid }] = await holder<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      const lines: string[] = [];
+      const read = readLedgerState(db.sql, () => undefined, Date.now(), (line) => lines.push(line));
+      await expect.poll(() => lines.length, { timeout: 8000 }).toBeGreaterThan(0);
+      expect(lines[0]).toBe(`clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`);
+      await holder`ROLLBACK`;
+      expect((await read).holdings.filter((h) => h.address === '0x' + 'e1'.repeat(20))).toEqual([]);
+    } finally {
+      holder.release();
+    }
+  }, 15_000);
+
   it('a request not settled in time is answered Unsettled with its key; the transfer goes on, and the key tells its outcome once', async () => {
     const { funding, address, total } = await setUp('u1', { settleMs: 300 });
     expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
@@ -170,4 +188,26 @@ describe('a transfer whose answer is lost after the commit', () => {
     expect(lines).toEqual([]);
     expect(await ledger(REFUSED)).toEqual({ balance: 0, transfers: 0 });
   });
+});
+
+describe('a clob recovering while a session holds a transfer open', () => {
+  it('stops at once (the stop used to wait for the recovery read, and so for that session)', async () => {
+    const h = await startClob();
+    const holder = await h.sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`INSERT INTO operator_transfers (address, asset, amount) VALUES (${'0x' + 'e2'.repeat(20)}, ${COLLATERAL}, 1)`;
+      await h.restart({ waitReady: false });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(h.app.core.allReady(2)).toBe(false);
+      const started = Date.now();
+      await h.restart({ waitReady: false });
+      expect(Date.now() - started).toBeLessThan(5000);
+      await holder`ROLLBACK`;
+      await h.app.ready;
+    } finally {
+      holder.release();
+      await h.close();
+    }
+  }, 30_000);
 });
