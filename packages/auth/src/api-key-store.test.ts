@@ -1,6 +1,7 @@
 // The API-key store against a real Postgres: the cache never outlives a delete, and a delete
 // Postgres refuses gives the key back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutcomeUnknown } from '@pmx/db';
 import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { ApiKeyStore } from './api-key-store.ts';
 
@@ -67,6 +68,17 @@ describe('ApiKeyStore', () => {
       expect(relay.cuts()).toBe(1);
       expect(await store.lookup(record.apiKey)).toBeUndefined();
       expect(await db.sql`SELECT 1 FROM api_keys WHERE api_key = ${record.apiKey}`).toHaveLength(0);
+    });
+  });
+
+  it('does not give back a key whose deletion stays unsettled (Postgres out of reach): it may be gone', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const store = new ApiKeyStore(sql, { settleMs: 300 });
+      const record = await store.create(wallet(41), '0');
+      if (record === 'exists') throw new Error('fresh wallet');
+      relay.cutNextCommit(() => relay.close());
+      await expect(store.delete(record.apiKey)).rejects.toBeInstanceOf(OutcomeUnknown);
+      expect(await store.lookup(record.apiKey)).toBeUndefined();
     });
   });
 

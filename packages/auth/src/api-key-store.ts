@@ -3,7 +3,9 @@
 // service that only reads keys another one issues) every lookup asks Postgres, so a deleted key
 // stops working at once.
 
-import { settledWrite, type Sql } from '@pmx/db';
+import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';
+
+
 import { newApiCredentials } from '@pmx/signing';
 
 export interface ApiKeyRecord {
@@ -40,6 +42,8 @@ const fromRow = (row: ApiKeyRow): ApiKeyRecord => ({
 export interface ApiKeyStoreOptions {
   /** Keep keys in memory (default true). */
   cache?: boolean;
+  /** How long a deletion whose answer was lost is sent again before it fails unsettled (10 s). */
+  settleMs?: number;
 }
 
 export class ApiKeyStore {
@@ -55,12 +59,15 @@ export class ApiKeyStore {
    */
   private readonly unknown = new Set<string>();
   private readonly cache: boolean;
+  /** How long a deletion whose answer was lost is sent again before it is answered as unsettled. */
+  private readonly settleMs: number;
 
   constructor(
     private readonly sql: Sql,
     options: ApiKeyStoreOptions = {},
   ) {
     this.cache = options.cache ?? true;
+    this.settleMs = options.settleMs ?? 10_000;
   }
 
   /** Fills the cache with every key (a no-op without the cache). */
@@ -98,7 +105,7 @@ export class ApiKeyStore {
     // Only the spelling issued (lower-case uuid): Postgres would match any case, the cache would
     // then hold the other spelling, and delete() (which clears the issued one) would leave it usable.
     // Anything else that is not a uuid would be a Postgres error, not an unknown key.
-    if (!API_KEY.test(apiKey) || this.unknown.has(apiKey)) return undefined;
+    if (!API_KEY.test(apiKey) || this.unknown.has(apiKey) || this.deleted.has(apiKey)) return undefined;
     const rows = await this.sql<ApiKeyRow[]>`
       SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys WHERE api_key = ${apiKey}`;
     // A delete that began while this read was out may have cleared the cache already; the row
@@ -147,14 +154,16 @@ export class ApiKeyStore {
       await first?.();
       // Until Postgres answers (settledWrite): a lost answer gave the key back while its row was
       // gone (listed nowhere, yet working until a restart).
-      const { value: rows, resent } = await settledWrite(() => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`);
+      const { value: rows, resent } = await settledWrite(() => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`, { deadlineMs: this.settleMs });
       return rows.length > 0 || resent;
     })();
     this.deleting.set(apiKey, run);
     try {
       return await run;
     } catch (error) {
-      if (!deletedBefore) {
+      // Not deleted, so given back; but one whose outcome stayed unknown (OutcomeUnknown) is not:
+      // a key that may be gone from Postgres stops working here (a restart loads it if it is not).
+      if (!deletedBefore && !(error instanceof OutcomeUnknown)) {
         this.deleted.delete(apiKey);
         if (cached !== undefined) this.byKey.set(apiKey, cached);
       }

@@ -70,6 +70,17 @@ export function outcomeUnknown(error: unknown): boolean {
   return !NOT_SENT.has((error as { code?: unknown } | undefined)?.code as string);
 }
 
+/** `work`, or a timeout error once `ms` have passed (Infinity: no limit); the work goes on. */
+function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  if (ms === Infinity) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('no answer before the deadline'), { code: 'SETTLE_TIMEOUT' })), Math.max(0, ms));
+  });
+  work.catch(() => {}); // answered after the deadline: nobody waits for it
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** An idempotent write still unanswered when its waiting was given up: it may have run or not. */
 export class OutcomeUnknown extends Error {
   constructor(readonly lastError: unknown) {
@@ -82,6 +93,8 @@ export interface SettleOptions {
   backoffMs?: (attempt: number) => number;
   /** True to stop waiting (a stop): the write then fails with OutcomeUnknown. */
   stopped?: () => boolean;
+  /** Resending stops this long after the first answer was lost: OutcomeUnknown (default: never). */
+  deadlineMs?: number;
   /** Told once, when the first answer is lost. */
   onLost?: (error: unknown) => void;
 }
@@ -104,11 +117,14 @@ export async function settledWrite<T>(write: () => Promise<T>, options: SettleOp
     options.onLost?.(error);
     last = error;
   }
+  const giveUpAt = performance.now() + (options.deadlineMs ?? Infinity);
   for (let attempt = 1; ; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? ((n) => Math.min(2000, 50 * 2 ** n)))(attempt)));
-    if (options.stopped?.() === true) throw new OutcomeUnknown(last);
+    // The pool was ended (the service stops): nothing will answer.
+    const ended = (last as { code?: unknown } | undefined)?.code === 'CONNECTION_ENDED';
+    if (ended || options.stopped?.() === true || performance.now() >= giveUpAt) throw new OutcomeUnknown(last);
     try {
-      return { value: await write(), resent: true };
+      return { value: await beforeDeadline(write(), giveUpAt - performance.now()), resent: true };
     } catch (error) {
       if (refusedOutright(error)) throw error;
       last = error;

@@ -2,7 +2,7 @@
 // the commit: memory ends as Postgres has it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
-import { ProxyWallets } from './proxy-wallets.ts';
+import { ProxyUnsettled, ProxyWallets } from './proxy-wallets.ts';
 
 let db: TestDatabase;
 
@@ -25,6 +25,17 @@ describe('ProxyWallets', () => {
       expect(relay.cuts()).toBe(1);
       expect([wallets.controls(a, proxy, 2), wallets.controls(b, proxy, 2)]).toEqual([false, true]);
       expect(await db.sql`SELECT signer FROM proxy_wallets WHERE proxy = ${proxy}`).toEqual([{ signer: b }]);
+    });
+  });
+
+  it('a move whose answer stays lost (Postgres out of reach) leaves the proxy to nobody', async () => {
+    const [proxy, a, b] = ['0x' + 'c0'.repeat(20), '0x' + 'c1'.repeat(20), '0x' + 'd1'.repeat(20)];
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const wallets = new ProxyWallets(sql, 300);
+      expect(await wallets.register({ proxy, signer: a, signatureType: 2 })).toBe(true);
+      relay.cutNextCommit(() => relay.close());
+      await expect(wallets.register({ proxy, signer: b, signatureType: 2 }, { replace: true, beforeMove: async () => {} })).rejects.toBeInstanceOf(ProxyUnsettled);
+      expect([wallets.controls(a, proxy, 2), wallets.controls(b, proxy, 2)]).toEqual([false, false]);
     });
   });
 });

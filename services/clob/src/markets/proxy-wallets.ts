@@ -1,7 +1,7 @@
 // Proxy wallets (signature types 1 and 2): the operator registers which signer controls which
 // proxy; an order whose maker is a proxy must be signed by that proxy's signer.
 
-import { settledWrite, type Sql } from '@pmx/db';
+import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';
 import { KeyedTurns } from '../keyed-turns.ts';
 
 export interface ProxyWallet {
@@ -17,6 +17,13 @@ export class ProxyConflict extends Error {
   }
 }
 
+/** Postgres did not answer the registration in time: it may or may not be written. */
+export class ProxyUnsettled extends Error {
+  constructor(proxy: string) {
+    super(`the registration of proxy ${proxy} may or may not be written (Postgres did not answer in time); nobody controls the proxy until it is sent again`);
+  }
+}
+
 export class ProxyWallets {
   private readonly byProxy = new Map<string, ProxyWallet>();
   private readonly bySigner = new Map<string, Set<string>>();
@@ -25,7 +32,11 @@ export class ProxyWallets {
   /** Proxies being moved to another signer: nobody controls them meanwhile. */
   private readonly moving = new Set<string>();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** How long a registration whose answer was lost is sent again before it fails unsettled. */
+    private readonly settleMs = 10_000,
+  ) {}
 
   async load(): Promise<void> {
     const rows = await this.sql<{ proxy: string; signer: string; signature_type: number }[]>`SELECT proxy, signer, signature_type FROM proxy_wallets`;
@@ -59,18 +70,25 @@ export class ProxyWallets {
       if (current !== undefined && options.replace !== true) throw new ProxyConflict(current);
       const move = current !== undefined && current.signer !== record.signer;
       if (move) this.moving.add(record.proxy);
+      let unsettled = false;
       try {
         if (move) await options.beforeMove?.(record.proxy);
-        // Until Postgres answers (settledWrite): a lost answer used to leave the old signer in
-        // control here while Postgres had the new one (its orders then outlived a restart).
+        // Sent again while its answer is lost (settledWrite), for up to 10 s: a lost answer used to
+        // leave the old signer in control here while Postgres had the new one (its orders then
+        // outlived a restart). Still unsettled, a move leaves the proxy to nobody until a retry.
         await settledWrite(
           () => this.sql`
             INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
             ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`,
+          { deadlineMs: this.settleMs },
         );
         this.remember(record);
+      } catch (error) {
+        if (!(error instanceof OutcomeUnknown)) throw error;
+        unsettled = move;
+        throw new ProxyUnsettled(record.proxy);
       } finally {
-        this.moving.delete(record.proxy);
+        if (!unsettled) this.moving.delete(record.proxy);
       }
       return true;
     });

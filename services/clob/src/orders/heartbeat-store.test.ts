@@ -3,6 +3,7 @@
 // row was kept, and a restart then armed it and cancelled the bot's orders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { OutcomeUnknown } from '@pmx/db';
 import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
 import { HeartbeatStore } from './heartbeat-store.ts';
 
@@ -26,6 +27,16 @@ describe('HeartbeatStore', () => {
       await store.save(apiKey, id);
       expect(relay.cuts()).toBe(1);
       expect(await store.load()).toEqual([{ apiKey, heartbeatId: id }]);
+    });
+  });
+
+  it('a save whose answer is lost while Postgres stays out of reach fails with OutcomeUnknown after its deadline', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const store = new HeartbeatStore(sql, 300);
+      const apiKey = randomUUID();
+      await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${apiKey}, ${'0x' + '13'.repeat(20)}, 0, 's', 'p')`;
+      relay.cutNextCommit(() => relay.close());
+      await expect(store.save(apiKey, randomUUID())).rejects.toBeInstanceOf(OutcomeUnknown);
     });
   });
 });

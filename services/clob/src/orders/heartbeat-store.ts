@@ -10,7 +10,11 @@ export interface StoredSwitch {
 }
 
 export class HeartbeatStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** How long a save whose answer was lost is sent again before it fails with OutcomeUnknown. */
+    private readonly settleMs = 5000,
+  ) {}
 
   async load(): Promise<StoredSwitch[]> {
     const rows = await this.sql<{ api_key: string; heartbeat_id: string }[]>`SELECT api_key::text, heartbeat_id FROM heartbeat_switches`;
@@ -18,14 +22,17 @@ export class HeartbeatStore {
   }
 
   /**
-   * Until Postgres answers (settledWrite): a save whose answer was lost was told "not armed" while
-   * its row was stored, and a restart then armed it and cancelled the bot's orders.
+   * Sent again while its answer is lost (settledWrite), for up to 5 s: a save whose answer was lost
+   * was told "not armed" while its row was stored, and a restart then armed it and cancelled the
+   * bot's orders. Still unsettled after that, it fails with OutcomeUnknown (Heartbeats then
+   * removes the row it may have left).
    */
   async save(apiKey: string, heartbeatId: string): Promise<void> {
     await settledWrite(
       () => this.sql`
         INSERT INTO heartbeat_switches (api_key, heartbeat_id) VALUES (${apiKey}, ${heartbeatId})
         ON CONFLICT (api_key) DO UPDATE SET heartbeat_id = EXCLUDED.heartbeat_id, armed_at = now()`,
+      { deadlineMs: this.settleMs },
     );
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { OutcomeUnknown } from '@pmx/db';
 import { Heartbeats } from './heartbeats.ts';
 
 function clocked(timeoutMs = 10_000) {
@@ -70,11 +71,12 @@ describe('Heartbeats', () => {
 
   /** A store whose writes wait for the test to settle them. */
   function controlledStore() {
-    const saves: { apiKey: string; id: string; settle: (ok: boolean) => void }[] = [];
+    const saves: { apiKey: string; id: string; settle: (ok: boolean, error?: Error) => void }[] = [];
     const removed: string[] = [];
     let failRemovals = false;
     const store = {
-      save: (apiKey: string, id: string) => new Promise<void>((resolve, reject) => saves.push({ apiKey, id, settle: (ok) => (ok ? resolve() : reject(new Error('store down'))) })),
+      save: (apiKey: string, id: string) =>
+        new Promise<void>((resolve, reject) => saves.push({ apiKey, id, settle: (ok, error = new Error('store down')) => (ok ? resolve() : reject(error)) })),
       remove: async (apiKey: string, id: string) => {
         if (failRemovals) throw new Error('store down');
         removed.push(`${apiKey} ${id}`);
@@ -83,6 +85,17 @@ describe('Heartbeats', () => {
     return { store, saves, removed, failRemovals: (fail: boolean) => (failRemovals = fail) };
   }
   const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('a save whose outcome stayed unknown is answered "not armed", and the row it may have left is removed', async () => {
+    const { store, saves, removed } = controlledStore();
+    const heartbeats = new Heartbeats(1000, () => 0, store, () => {});
+    const beat = heartbeats.beat('k', '');
+    await turn();
+    saves[0]!.settle(false, new OutcomeUnknown(new Error('connection lost')));
+    expect(await beat).toMatchObject({ ok: false, unavailable: true });
+    await turn();
+    expect(removed).toEqual([`k ${saves[0]!.id}`]);
+  });
 
   it('answers a new switch only once it is stored; beats meanwhile share the outcome, a failed write arms nothing', async () => {
     let now = 0;

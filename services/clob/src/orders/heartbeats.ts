@@ -10,6 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { throttledLog } from '@pmx/config';
+import { OutcomeUnknown } from '@pmx/db';
 
 /**
  * `armed`: this beat armed a new switch. A refusal is the caller's (400) unless `unavailable`:
@@ -83,7 +84,11 @@ export class Heartbeats {
           armed.lastAt = Math.max(armed.lastAt, this.now());
           return true;
         },
-        () => false,
+        (error: unknown) => {
+          // Answered "not armed": a row the save may have left goes (retried each sweep).
+          if (error instanceof OutcomeUnknown) this.removeStored({ apiKey, heartbeatId: armed.id }, Promise.resolve(true));
+          return false;
+        },
       );
       this.armed.set(apiKey, armed);
       return this.answer(apiKey, armed, true);

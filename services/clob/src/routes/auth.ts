@@ -1,6 +1,7 @@
 // API keys: create and derive with a wallet signature (level 1), list and delete with the key
 // itself (level 2).
 
+import { OutcomeUnknown } from '@pmx/db';
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import type { ApiKeyRecord, ApiKeyStore } from '@pmx/auth';
 import type { ApiKeyLocals, WalletLocals } from '@pmx/auth';
@@ -62,8 +63,11 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
         try {
           await store.delete(key, deletion === undefined ? undefined : () => deletion.clear(key));
         } catch (error) {
-          // The store gave the key back: it still works, with the orders `clear` left; try again.
           if (error instanceof HttpError) throw error;
+          if (error instanceof OutcomeUnknown) {
+            throw new HttpError(503, 'the API key may or may not be deleted (Postgres did not answer in time); it no longer works here: send the delete again to settle it');
+          }
+          // The store gave the key back: it still works, with the orders `clear` left; try again.
           console.error(`[clob] DELETE /auth/api-key: deleting ${key} failed:`, error);
           throw new HttpError(503, 'the API key could not be deleted (the key store is unavailable); it still works: retry shortly');
         }

@@ -7,7 +7,7 @@ import { HttpError, type Hook, type Route } from '@pmx/http';
 import { COLLATERAL, type RiskBook } from '@pmx/risk';
 import type { BookCache } from '../market-data/book-cache.ts';
 import { isTickSize, type MarketRecord, type MarketRegistry, type NewMarket } from '../markets/market-registry.ts';
-import { ProxyConflict, type ProxyWallets } from '../markets/proxy-wallets.ts';
+import { ProxyConflict, ProxyUnsettled, type ProxyWallets } from '../markets/proxy-wallets.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
 import { IdempotencyKeyConflict, Unsettled, type Funding, type TransferOutcome } from '../risk/funding.ts';
 import { marketDetail } from './markets.ts';
@@ -229,6 +229,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
           });
         } catch (error) {
           if (error instanceof ProxyConflict) throw new HttpError(409, error.message);
+          if (error instanceof ProxyUnsettled) throw new HttpError(503, error.message);
           throw error;
         }
         return { status: created ? 201 : 200, body: { proxy: String(body.proxy).toLowerCase(), signer: String(body.signer).toLowerCase(), signature_type: signatureType } };
