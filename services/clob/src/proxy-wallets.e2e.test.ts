@@ -1,29 +1,14 @@
 // Proxy wallets (signature types 1 and 2) end to end: registration, moves between signers, and
 // what a move does to the orders the old signer placed for the proxy.
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectRejected, startClob, type Harness } from './testing/clob-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectRejected, sharedScenario, type Scenario } from './testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
-let h: Harness;
-let market: { conditionId: string; yes: string; no: string };
-let alice: Trader;
-
-beforeAll(async () => {
-  h = await startClob();
-  market = await h.createMarket({ min_order_size: '5' });
-  alice = new Trader(h.url);
-  await alice.createApiKey();
-  await h.deposit(alice.address, 1000n * USDC);
-});
-afterAll(async () => {
-  await h?.close();
-});
-afterEach(async () => {
-  h.expectConsistent();
-  expect((await fetch(`${h.url}/`)).status).toBe(200); // never crashed
-});
+const scenario = sharedScenario();
+let { h, market, alice } = {} as Scenario;
+beforeAll(() => void ({ h, market, alice } = scenario));
 
 describe('proxy wallets', () => {
   it('signature types: 3 refused, 1 needs a registered proxy, 2 works once registered', async () => {

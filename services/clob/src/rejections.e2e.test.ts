@@ -1,29 +1,14 @@
 // Every order rejection and every kind of bad input, end to end: the right status, the simple
 // error shape, the real service's message — and the exchange still consistent afterwards.
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectRejected, startClob, type Harness } from './testing/clob-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectRejected, sharedScenario, type Scenario } from './testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
-let h: Harness;
-let market: { conditionId: string; yes: string; no: string };
-let alice: Trader;
-
-beforeAll(async () => {
-  h = await startClob({ PMX_MAX_BODY_BYTES: '65536' });
-  market = await h.createMarket({ min_order_size: '5' });
-  alice = new Trader(h.url);
-  await alice.createApiKey();
-  await h.deposit(alice.address, 1000n * USDC);
-});
-afterAll(async () => {
-  await h?.close();
-});
-afterEach(async () => {
-  h.expectConsistent();
-  expect((await fetch(`${h.url}/`)).status).toBe(200); // never crashed
-});
+const scenario = sharedScenario({ PMX_MAX_BODY_BYTES: '65536' });
+let { h, market, alice } = {} as Scenario;
+beforeAll(() => void ({ h, market, alice } = scenario));
 
 describe('order rejections', () => {
   it('a tampered order fails its signature', async () => {

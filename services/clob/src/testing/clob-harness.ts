@@ -3,8 +3,8 @@
 
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { expect } from 'vitest';
-import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix, type TestDatabase } from '@pmx/testkit';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix, Trader, type TestDatabase } from '@pmx/testkit';
 import { createClobApp, type ClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
 import { orderCost } from '@pmx/risk';
@@ -160,4 +160,34 @@ export function expectRejected(response: { status: number; body: any }, message:
   expect(Object.keys(response.body)).toEqual(['error']);
   if (typeof message === 'string') expect(response.body.error).toBe(message);
   else expect(response.body.error).toMatch(message);
+}
+
+/** A file's shared clob: a market (minimum size 5) and a trader with an API key and 1000 USDC. */
+export interface Scenario {
+  h: Harness;
+  market: { conditionId: string; yes: string; no: string };
+  alice: Trader;
+}
+
+/**
+ * Registers the hooks of a file whose tests share one clob (Scenario, filled before the first
+ * test): after each test the exchange is consistent and still answers; closed after the last.
+ */
+export function sharedScenario(env: Record<string, string> = {}): Scenario {
+  const scenario = {} as Scenario;
+  beforeAll(async () => {
+    scenario.h = await startClob(env);
+    scenario.market = await scenario.h.createMarket({ min_order_size: '5' });
+    scenario.alice = new Trader(scenario.h.url);
+    await scenario.alice.createApiKey();
+    await scenario.h.deposit(scenario.alice.address, 1000n * 1_000_000n);
+  });
+  afterAll(async () => {
+    await scenario.h?.close();
+  });
+  afterEach(async () => {
+    scenario.h.expectConsistent();
+    expect((await fetch(`${scenario.h.url}/`)).status).toBe(200); // never crashed
+  });
+  return scenario;
 }
