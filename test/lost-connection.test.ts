@@ -80,6 +80,43 @@ describe('a connection lost inside a transaction', () => {
     expect(uncaught).toEqual([]);
   }, 15_000);
 
+  it('a lost reservation released late leaves alone the reservation that has its connection now', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const first = await sql.reserve();
+      await first`SELECT 1`;
+      relay.cutAll();
+      await expect(first`SELECT 2`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      const second = await sql.reserve(); // the same connection, connected again
+      first.release();
+      await second`BEGIN`;
+      await second`CREATE TEMP TABLE held (n int)`;
+      // A pool query waits for the reservation: it would otherwise run inside its transaction.
+      const plain = sql`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'held' AND relpersistence = 't'`;
+      const early = await Promise.race([plain.then(() => 'ran'), new Promise((resolve) => setTimeout(() => resolve('waited'), 300))]);
+      expect(early).toBe('waited');
+      await second`ROLLBACK`;
+      second.release();
+      expect(await plain).toEqual([{ n: 0 }]);
+    });
+    expect(uncaught).toEqual([]);
+  });
+
+  it('a reservation waiting for the pool when its connection is lost gets one', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const holder = await sql.reserve();
+      await holder`SELECT 1`;
+      const waiting = sql.reserve();
+      relay.cutAll();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      holder.release();
+      const next = await Promise.race([waiting, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))]);
+      expect(next).toBeDefined();
+      expect(await next!`SELECT 7 AS n`).toEqual([{ n: 7 }]);
+      next!.release();
+    });
+    expect(uncaught).toEqual([]);
+  });
+
   it('fails a GET /data/trades page read (a transaction of its own) with the error, not a crash', async () => {
     await through(async ({ sql, cutAll }) => {
       expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
