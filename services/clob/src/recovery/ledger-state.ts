@@ -39,8 +39,9 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * a snapshot before it would give its amount back to be spent again. While a session holds such
  * a write open, this waits, saying every 5 s which sessions it waits for.
  */
-export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number, log: (line: string) => void = console.warn): Promise<LedgerState> {
+export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number, log: (line: string) => void = console.warn, signal?: AbortSignal): Promise<LedgerState> {
   for (;;) {
+    if (signal?.aborted === true) throw new Error('recovery stopped while waiting for transfers in flight');
     try {
       return await readOnce(sql, ticksPerUnit, signedSince);
     } catch (error) {
@@ -58,6 +59,7 @@ function readOnce(sql: Sql, ticksPerUnit: (market: string) => number | undefined
     // snapshot is taken by the first read after it.
     await tx`SET LOCAL lock_timeout = '5s'`;
     await tx`LOCK TABLE operator_transfers IN SHARE MODE`;
+    await tx`SET LOCAL lock_timeout = 0`; // the reads after it wait as any read does
     const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; key_deleted: boolean; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
       SELECT o.order_id, o.owner, o.owner_key, o.owner_key IS NOT NULL AND k.api_key IS NULL AS key_deleted, o.market, o.token, o.asset_id, o.side,
              o.order_type, o.price_ticks, o.size, o.matched, o.expires_at, o.created_at, o.shard

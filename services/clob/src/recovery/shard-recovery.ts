@@ -101,7 +101,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
 
   const recentSince = Date.now() - options.known.windowMs;
   // A stop does not wait for it (it may wait on a transfer some session holds open).
-  const state = await abortable(readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince, log), signal);
+  const state = await abortable(readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince, log, signal), signal);
   const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
   if (moved !== undefined) {
     throw new Error(`open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`);

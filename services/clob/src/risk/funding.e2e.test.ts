@@ -147,12 +147,16 @@ describe('a transfer whose answer is lost after the commit', () => {
       const read = readLedgerState(db.sql, () => undefined, Date.now(), (line) => lines.push(line));
       await expect.poll(() => lines.length, { timeout: 8000 }).toBeGreaterThan(0);
       expect(lines[0]).toBe(`clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`);
+      // A stopped recovery's read gives up at its next turn (it used to go on taking the lock).
+      const stop = new AbortController();
+      const stopped = readLedgerState(db.sql, () => undefined, Date.now(), () => stop.abort(), stop.signal);
+      await expect(stopped).rejects.toThrow(/recovery stopped/);
       await holder`ROLLBACK`;
       expect((await read).holdings.filter((h) => h.address === '0x' + 'e1'.repeat(20))).toEqual([]);
     } finally {
       holder.release();
     }
-  }, 15_000);
+  }, 20_000);
 
   it('a request not settled in time is answered Unsettled with its key; the transfer goes on, and the key tells its outcome once', async () => {
     const { funding, address, total } = await setUp('u1', { settleMs: 300 });
