@@ -23,9 +23,10 @@ export async function relayTo(url: string, wire: (client: net.Socket, server: ne
   return { url: through.href, close: () => relay.close() };
 }
 
-// A write's answer: CommandComplete ("INSERT 0 1", an upsert's too, or "DELETE 1"), then
-// ReadyForQuery once its Sync committed it.
-const COMMITTED_WRITE = /(?:INSERT 0 1|DELETE 1)\0[^]*Z\0\0\0\x05/;
+// A write's answer: CommandComplete ("INSERT 0 1", an upsert's too, "DELETE 1", or a
+// transaction's "COMMIT"), then ReadyForQuery with status I (idle: no transaction open, so the
+// write is committed; inside a transaction the status is T).
+const COMMITTED_WRITE = /(?:INSERT 0 1|DELETE 1|COMMIT)\0[^]*Z\0\0\0\x05I/;
 
 export interface CuttingRelay extends PgRelay {
   /** Cut the connection whose answer brings the next committed insert or delete, before that answer passes; then `after`. */

@@ -30,6 +30,24 @@ describe('HeartbeatStore', () => {
     });
   });
 
+  it('a save held up in Postgres past its statement timeout never commits later (each sending is cancelled there)', async () => {
+    const store = new HeartbeatStore(db.sql, 600, 200);
+    const apiKey = randomUUID();
+    await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${apiKey}, ${'0x' + '14'.repeat(20)}, 0, 's', 'p')`;
+    const holder = await db.sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`INSERT INTO heartbeat_switches (api_key, heartbeat_id) VALUES (${apiKey}, 'held')`;
+      await expect(store.save(apiKey, randomUUID())).rejects.toBeInstanceOf(OutcomeUnknown);
+      await new Promise((resolve) => setTimeout(resolve, store.lateWriteMs));
+      await holder`ROLLBACK`;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await store.load()).filter((s) => s.apiKey === apiKey)).toEqual([]);
+    } finally {
+      holder.release();
+    }
+  });
+
   it('a save whose answer is lost while Postgres stays out of reach fails with OutcomeUnknown after its deadline', async () => {
     await withCuttingLink(db.url, async ({ sql, relay }) => {
       const store = new HeartbeatStore(sql, 300);

@@ -27,6 +27,8 @@ export interface Switch {
 /** Where armed switches are kept across restarts. */
 export interface SwitchStore {
   save(apiKey: string, heartbeatId: string): Promise<void>;
+  /** After this long, a save that failed with OutcomeUnknown can no longer commit (default 0). */
+  readonly lateWriteMs?: number;
   /** Removes this id's row only (a switch armed since stays). */
   remove(apiKey: string, heartbeatId: string): Promise<void>;
 }
@@ -85,8 +87,12 @@ export class Heartbeats {
           return true;
         },
         (error: unknown) => {
-          // Answered "not armed": a row the save may have left goes (retried each sweep).
-          if (error instanceof OutcomeUnknown) this.removeStored({ apiKey, heartbeatId: armed.id }, Promise.resolve(true));
+          // Answered "not armed": a row the save may have left goes (retried each sweep), once no
+          // sending of it can still commit.
+          if (error instanceof OutcomeUnknown) {
+            const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), this.store.lateWriteMs ?? 0));
+            this.removeStored({ apiKey, heartbeatId: armed.id }, late);
+          }
           return false;
         },
       );
