@@ -117,6 +117,22 @@ describe('a connection lost inside a transaction', () => {
     expect(uncaught).toEqual([]);
   });
 
+  it('a reservation refused while Postgres is out of reach leaves the pool whole once it is back', async () => {
+    await withCuttingLink(db.url, async ({ sql, relay }) => {
+      const holder = await sql.reserve();
+      await holder`SELECT 1`;
+      const waiting = sql.reserve();
+      relay.close();
+      relay.cutAll();
+      await expect(waiting).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      holder.release();
+      await relay.reopen();
+      const answer = await Promise.race([sql`SELECT 8 AS n`, new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000))]);
+      expect(answer).toEqual([{ n: 8 }]);
+    });
+    expect(uncaught).toEqual([]);
+  }, 20_000);
+
   it('fails a GET /data/trades page read (a transaction of its own) with the error, not a crash', async () => {
     await through(async ({ sql, cutAll }) => {
       expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);

@@ -7,6 +7,8 @@ export interface PgRelay {
   /** The same database through the link. */
   url: string;
   close(): void;
+  /** Listens again on the same port after close() (Postgres reachable again). */
+  reopen(): Promise<void>;
 }
 
 /** Each connection to the link: `wire` gets the client's socket and the one to Postgres, and joins them. */
@@ -18,9 +20,14 @@ export async function relayTo(url: string, wire: (client: net.Socket, server: ne
     wire(client, server);
   });
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const port = (relay.address() as net.AddressInfo).port;
   const through = new URL(url);
-  through.host = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
-  return { url: through.href, close: () => relay.close() };
+  through.host = `127.0.0.1:${port}`;
+  return {
+    url: through.href,
+    close: () => relay.close(),
+    reopen: () => new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve)),
+  };
 }
 
 // A write's answer: CommandComplete ("INSERT 0 1", an upsert's too, "DELETE 1", or a
