@@ -127,6 +127,7 @@ describe('a connection lost inside a transaction', () => {
       await expect(waiting).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       holder.release();
       await relay.reopen();
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the pool connects again meanwhile
       const answer = await Promise.race([sql`SELECT 8 AS n`, new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000))]);
       expect(answer).toEqual([{ n: 8 }]);
     });
