@@ -83,7 +83,14 @@ function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /** An idempotent write still unanswered when its waiting was given up: it may have run or not. */
 export class OutcomeUnknown extends Error {
-  constructor(readonly lastError: unknown) {
+  constructor(
+    readonly lastError: unknown,
+    /**
+     * Settles once every sending given up on has settled (answered or failed): until then one
+     * may still commit (it may wait in the client's queue, or on a lock in Postgres).
+     */
+    readonly pending: Promise<void> = Promise.resolve(),
+  ) {
     super(`the write's outcome is unknown (Postgres did not answer it): ${lastError instanceof Error ? lastError.message : String(lastError)}`);
   }
 }
@@ -118,13 +125,17 @@ export async function settledWrite<T>(write: () => Promise<T>, options: SettleOp
     last = error;
   }
   const giveUpAt = performance.now() + (options.deadlineMs ?? Infinity);
+  const abandoned: Promise<unknown>[] = [];
+  const unknown = () => new OutcomeUnknown(last, Promise.allSettled(abandoned).then(() => undefined));
   for (let attempt = 1; ; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? ((n) => Math.min(2000, 50 * 2 ** n)))(attempt)));
     // The pool was ended (the service stops): nothing will answer.
     const ended = (last as { code?: unknown } | undefined)?.code === 'CONNECTION_ENDED';
-    if (ended || options.stopped?.() === true || performance.now() >= giveUpAt) throw new OutcomeUnknown(last);
+    if (ended || options.stopped?.() === true || performance.now() >= giveUpAt) throw unknown();
+    const sending = write();
+    abandoned.push(sending); // settled ones count for nothing in `pending`
     try {
-      return { value: await beforeDeadline(write(), giveUpAt - performance.now()), resent: true };
+      return { value: await beforeDeadline(sending, giveUpAt - performance.now()), resent: true };
     } catch (error) {
       if (refusedOutright(error)) throw error;
       last = error;

@@ -14,18 +14,11 @@ export class HeartbeatStore {
     private readonly sql: Sql,
     /** How long a save whose answer was lost is sent again before it fails with OutcomeUnknown. */
     private readonly settleMs = 5000,
-    /** How long one sending of a save may run in Postgres (statement_timeout). */
+    /** How long one sending of a save may run in Postgres (statement_timeout), so that one given up on settles soon. */
     private readonly statementMs = 2000,
   ) {}
 
-  /**
-   * After this long from its failure, no sending of a save that failed with OutcomeUnknown can
-   * still commit (each runs under statement_timeout): its row, if any, can then be removed for
-   * good. A sending given up on may otherwise still be waiting in Postgres (on a lock, say).
-   */
-  get lateWriteMs(): number {
-    return this.statementMs + 1000;
-  }
+
 
   async load(): Promise<StoredSwitch[]> {
     const rows = await this.sql<{ api_key: string; heartbeat_id: string }[]>`SELECT api_key::text, heartbeat_id FROM heartbeat_switches`;

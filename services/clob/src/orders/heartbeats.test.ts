@@ -88,15 +88,25 @@ describe('Heartbeats', () => {
 
   it('a save whose outcome stayed unknown is answered "not armed", and the row it may have left is removed', async () => {
     const { store, saves, removed } = controlledStore();
-    const heartbeats = new Heartbeats(1000, () => 0, { ...store, lateWriteMs: 100 }, () => {});
+    const heartbeats = new Heartbeats(1000, () => 0, store, () => {});
     const beat = heartbeats.beat('k', '');
     await turn();
-    saves[0]!.settle(false, new OutcomeUnknown(new Error('connection lost')));
+    let settleSendings = () => {};
+    const pending = new Promise<void>((resolve) => (settleSendings = resolve));
+    saves[0]!.settle(false, new OutcomeUnknown(new Error('connection lost'), pending));
     expect(await beat).toMatchObject({ ok: false, unavailable: true });
+    // The bot arms again at once: its save waits for the first one's sendings given up on.
+    const again = heartbeats.beat('k', '');
     await turn();
-    expect(removed).toEqual([]); // not before a sending given up on can no longer commit
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(saves).toHaveLength(1);
+    expect(removed).toEqual([]); // not while a sending given up on may still commit
+    settleSendings();
+    await turn();
+    await turn();
     expect(removed).toEqual([`k ${saves[0]!.id}`]);
+    expect(saves).toHaveLength(2);
+    saves[1]!.settle(true);
+    expect(await again).toMatchObject({ ok: true, armed: true, heartbeatId: saves[1]!.id });
   });
 
   it('answers a new switch only once it is stored; beats meanwhile share the outcome, a failed write arms nothing', async () => {

@@ -27,8 +27,6 @@ export interface Switch {
 /** Where armed switches are kept across restarts. */
 export interface SwitchStore {
   save(apiKey: string, heartbeatId: string): Promise<void>;
-  /** After this long, a save that failed with OutcomeUnknown can no longer commit (default 0). */
-  readonly lateWriteMs?: number;
   /** Removes this id's row only (a switch armed since stays). */
   remove(apiKey: string, heartbeatId: string): Promise<void>;
 }
@@ -87,12 +85,9 @@ export class Heartbeats {
           return true;
         },
         (error: unknown) => {
-          // Answered "not armed": a row the save may have left goes (retried each sweep), once no
-          // sending of it can still commit.
-          if (error instanceof OutcomeUnknown) {
-            const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), this.store.lateWriteMs ?? 0));
-            this.removeStored({ apiKey, heartbeatId: armed.id }, late);
-          }
+          // Answered "not armed": a row the save may have left goes (retried each sweep), once
+          // every sending of it has settled (one given up on could commit after the removal).
+          if (error instanceof OutcomeUnknown) this.removeStored({ apiKey, heartbeatId: armed.id }, error.pending.then(() => true));
           return false;
         },
       );
@@ -114,7 +109,9 @@ export class Heartbeats {
    */
   private inTurn(apiKey: string, save: () => Promise<void>): Promise<void> {
     const next = (this.saves.get(apiKey) ?? Promise.resolve()).then(save);
-    const settled = next.catch(() => {});
+    // A save that failed with OutcomeUnknown holds the turn until every sending of it has settled:
+    // one given up on could otherwise commit over the next switch's row.
+    const settled = next.catch((error: unknown) => (error instanceof OutcomeUnknown ? error.pending : undefined));
     this.saves.set(apiKey, settled);
     void settled.then(() => {
       if (this.saves.get(apiKey) === settled) this.saves.delete(apiKey);
