@@ -19,5 +19,6 @@ export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type Rate
 export { rateLimitHook, rateLimitGroupsHook, type RateLimitGroup, type RateLimitHookOptions } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
 export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
+export { startHeaderProxyThread } from './header-proxy-thread.ts';
 export { rewriteHead } from './request-framing.ts';
 export { serve, type ServeOptions, type Served } from './serve.ts';

@@ -1,0 +1,79 @@
+// The floor of POST /order: a process made of only the parts the issue mandates for an order,
+// with none of pmx's own work (no auth, no validation, no risk, no matching, no queue append).
+// The header front (FLOOR_FRONT=1; the contract's SVC_X names need it: uWS 20.30 refuses '_' in
+// header names) → uWS → JSON.parse → the verify pool (digest + recovery, one Piscina task per
+// event-loop turn, as the clob batches) → a one-thread Piscina shard that does nothing → answer.
+// Whatever pmx does, POST /order cannot go faster than this on the same machine.
+// Env: FLOOR_PORT (the port clients use), FLOOR_FRONT ('1' through the front, else straight at uWS).
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import uWS from '@trufflesuite/uws-js-unofficial';
+import { Piscina } from 'piscina';
+import { startHeaderProxyThread } from '@pmx/http';
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, createVerifyPool, type OrderWithSignature } from '@pmx/signing';
+import { workerExecArgv } from '@pmx/config';
+
+interface Pending {
+  res: uWS.HttpResponse;
+  aborted: boolean;
+  order?: OrderWithSignature;
+}
+
+const ANSWER = '{"success":true,"errorMsg":"","orderID":"0x","takingAmount":"0","makingAmount":"0","status":"live"}';
+const verify = createVerifyPool();
+const shard = new Piscina({ filename: new URL('./floor-shard.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, execArgv: workerExecArgv() });
+let turn: Pending[] = [];
+
+function answer(pending: Pending, status: string, body: string): void {
+  if (!pending.aborted) pending.res.cork(() => pending.res.writeStatus(status).writeHeader('content-type', 'application/json').end(body));
+}
+
+async function flush(): Promise<void> {
+  const batch = turn;
+  turn = [];
+  try {
+    const results = await verify.verify({ chainId: DEFAULT_CHAIN_ID, items: batch.map((p) => ({ verifyingContract: DEFAULT_EXCHANGE, order: p.order! })) });
+    await shard.run({ signers: results.map((r) => ('signer' in r ? String(r.signer) : '')) });
+    for (const pending of batch) answer(pending, '200 OK', ANSWER);
+  } catch (error) {
+    for (const pending of batch) answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
+  }
+}
+
+const app = uWS.App();
+// Any path: straight at uWS the bench sends the hello-world ceiling's requests (path /hello).
+app.post('/*', (res, req) => {
+  // The five SVC_ headers are read, as any auth would, and not checked.
+  for (const name of ['svc-address', 'svc-api-key', 'svc-passphrase', 'svc-timestamp', 'svc-signature']) req.getHeader(name);
+  const pending: Pending = { res, aborted: false };
+  res.onAborted(() => (pending.aborted = true));
+  const parts: Buffer[] = [];
+  res.onData((chunk, last) => {
+    parts.push(Buffer.from(chunk.slice(0)));
+    if (!last) return;
+    try {
+      pending.order = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { order: OrderWithSignature }).order;
+    } catch {
+      return answer(pending, '400 Bad Request', '{"error":"malformed JSON"}');
+    }
+    turn.push(pending);
+    if (turn.length === 1) setImmediate(() => void flush());
+  });
+});
+
+const port = Number(process.env.FLOOR_PORT);
+if (process.env.FLOOR_FRONT === '1') {
+  const unixPath = join(tmpdir(), `pmx-floor-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
+  app.listen_unix(() => {}, unixPath);
+  process.once('exit', () => void rm(unixPath, { force: true }));
+  await startHeaderProxyThread({ host: '127.0.0.1', port, target: { path: unixPath }, maxBodyBytes: 1 << 20 });
+} else {
+  app.listen('127.0.0.1', port, (socket) => {
+    if (!socket) throw new Error(`floor: port ${port} is taken`);
+  });
+}
+// SIGTERM ends through exit, so the Unix socket's file goes with it.
+process.once('SIGTERM', () => process.exit(0));
+process.send!('ready');
