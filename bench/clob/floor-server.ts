@@ -1,12 +1,13 @@
 // The floor of POST /order: a process made of only the parts the issue mandates for an order,
 // with none of pmx's own work (no auth, no validation, no risk, no matching, no queue append).
-// The header front (FLOOR_FRONT=1; the contract's SVC_X names need it: uWS 20.30 refuses '_' in
-// header names) → uWS → JSON.parse → the verify pool (digest + recovery, one Piscina task per
-// event-loop turn, as the clob batches) → a one-thread Piscina shard that does nothing → answer.
+// pmx's header front (FLOOR_FRONT=1; the contract's SVC_X names need one: uWS 20.30 refuses '_'
+// in header names; it also decodes chunked bodies, caps sizes and frames answers) → uWS → JSON.parse → the verify pool (digest + recovery; batched as the clob does:
+// one batch per event-loop turn, at most one out per pool thread) → a one-thread Piscina shard
+// (4 tasks at a time, as the clob's) that does nothing → answer.
 // Whatever pmx does, POST /order cannot go faster than this on the same machine.
 // Env: FLOOR_PORT (the port clients use), FLOOR_FRONT ('1' through the front, else straight at uWS).
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import uWS from '@trufflesuite/uws-js-unofficial';
@@ -23,21 +24,51 @@ interface Pending {
 
 const ANSWER = '{"success":true,"errorMsg":"","orderID":"0x","takingAmount":"0","makingAmount":"0","status":"live"}';
 const verify = createVerifyPool();
-const shard = new Piscina({ filename: new URL('./floor-shard.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, execArgv: workerExecArgv() });
-let turn: Pending[] = [];
+const shard = new Piscina({ filename: new URL('./floor-shard.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 4, idleTimeout: Infinity, execArgv: workerExecArgv() });
+let waiting: Pending[] = [];
+let scheduled = false;
+let verifying = 0;
 
 function answer(pending: Pending, status: string, body: string): void {
   if (!pending.aborted) pending.res.cork(() => pending.res.writeStatus(status).writeHeader('content-type', 'application/json').end(body));
 }
 
-async function flush(): Promise<void> {
-  const batch = turn;
-  turn = [];
+/** As the clob's SignatureCheck: one batch per turn, at most one out per verify thread. */
+function arrive(pending: Pending): void {
+  waiting.push(pending);
+  if (!scheduled && verifying < verify.threads) {
+    scheduled = true;
+    setImmediate(flush);
+  }
+}
+
+function flush(): void {
+  scheduled = false;
+  const free = verify.threads - verifying;
+  if (free <= 0 || waiting.length === 0) return;
+  const all = waiting;
+  waiting = [];
+  const chunk = Math.ceil(all.length / free);
+  for (let start = 0; start < all.length; start += chunk) void check(all.slice(start, start + chunk));
+}
+
+/** Verifies a batch, hands the signers to the shard, then answers every order of it. */
+async function check(batch: Pending[]): Promise<void> {
+  verifying++;
+  let freed = false;
+  const free = () => {
+    if (freed) return;
+    freed = true;
+    verifying--;
+    if (waiting.length > 0) flush();
+  };
   try {
     const results = await verify.verify({ chainId: DEFAULT_CHAIN_ID, items: batch.map((p) => ({ verifyingContract: DEFAULT_EXCHANGE, order: p.order! })) });
+    free();
     await shard.run({ signers: results.map((r) => ('signer' in r ? String(r.signer) : '')) });
     for (const pending of batch) answer(pending, '200 OK', ANSWER);
   } catch (error) {
+    free();
     for (const pending of batch) answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
   }
 }
@@ -58,8 +89,7 @@ app.post('/*', (res, req) => {
     } catch {
       return answer(pending, '400 Bad Request', '{"error":"malformed JSON"}');
     }
-    turn.push(pending);
-    if (turn.length === 1) setImmediate(() => void flush());
+    arrive(pending);
   });
 });
 
@@ -67,7 +97,7 @@ const port = Number(process.env.FLOOR_PORT);
 if (process.env.FLOOR_FRONT === '1') {
   const unixPath = join(tmpdir(), `pmx-floor-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
   app.listen_unix(() => {}, unixPath);
-  process.once('exit', () => void rm(unixPath, { force: true }));
+  process.once('exit', () => rmSync(unixPath, { force: true }));
   await startHeaderProxyThread({ host: '127.0.0.1', port, target: { path: unixPath }, maxBodyBytes: 1 << 20 });
 } else {
   app.listen('127.0.0.1', port, (socket) => {
