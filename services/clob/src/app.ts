@@ -74,6 +74,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     shards: config.shards,
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
+    stallMs: config.shardStallMs,
     onReply: (_shard, reply) => core.applyReply(reply),
     onFault: (shard, error) => {
       console.error(`clob: FATAL: shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger:`, error);
@@ -192,12 +193,17 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       const recovering = !core.allReady(shards.count);
       closing.abort();
       await ready.catch(() => {});
-      // Requests in flight are answered first (up to 1 s), then what they read from goes.
-      await served?.close({ graceMs: 1000 });
+      // The ports stop accepting at once, and the shards close meanwhile: their batches out get up
+      // to 2 s to be stored, then each command left is answered 503 (outcome unknown for one cut
+      // off while out). The HTTP grace outlasts theirs, so those answers reach their clients.
+      // (Until 2026-11-24 HTTP closed first, with 1 s: with Redis hung, an order cut off then got
+      // no answer, and could still be placed when Redis resumed.) Then what requests read from goes.
+      const shardsClosed = shards.close({ graceMs: recovering ? 0 : 2000 });
+      await served?.close({ graceMs: 3000 });
+      await shardsClosed;
       funding.close(); // a transfer still waiting for Postgres to settle its outcome gives up
       await follower?.close();
       await ch?.close();
-      await shards.close({ graceMs: recovering ? 0 : 2000 });
       await pool.destroy();
       await ownership.release();
       if (options.sql === undefined) await sql.end({ timeout: 2 });

@@ -26,6 +26,8 @@ export interface ClobConfig {
   shards: number;
   /** Signature-verification threads. */
   verifyThreads: number;
+  /** A shard whose events have not been stored for this long refuses new orders (503). */
+  shardStallMs: number;
   pgUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -90,6 +92,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0, PORT),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism(), { min: 1, max: 1024 }),
+    shardStallMs: envInt(env, 'PMX_SHARD_STALL_MS', 5_000, { min: 100, max: 600_000 }),
     pgUrl: connections.pgUrl,
     history: envBool(env, 'PMX_HISTORY', true),
     clickhouseUrl: connections.clickhouseUrl,

@@ -8,7 +8,7 @@ import { Side, type RejectReason } from '@pmx/matching';
 import type { ApiKeyRecord } from '@pmx/auth';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
 import { transactionHash } from '@pmx/events';
-import type { ShardSet } from '../shards/shard-set.ts';
+import { ShardStalled, type ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
 import type { KnownOrders } from './known-orders.ts';
@@ -137,6 +137,8 @@ export class OrderService {
     } catch (error) {
       this.core.risk.release(orderId);
       this.core.openOrders.forgetIntent(orderId);
+      // Refused before its shard saw it: the same signed order may come again.
+      if (error instanceof ShardStalled) this.known.forget(orderId);
       throw error;
     }
     const answered = performance.now();

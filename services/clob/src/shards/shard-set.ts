@@ -27,6 +27,20 @@ export interface ShardSetOptions {
    */
   onFault?: (shard: number, error: Error) => void;
   now?: () => number;
+  /**
+   * A shard whose oldest batch out has waited this long (its events not yet stored: Redis hung or
+   * away) takes no new orders: they are refused at once (ShardStalled, 503), before the engine sees
+   * them, rather than pile up unanswered. Cancels and the rest still queue. An append unanswered
+   * this long is also tried again, and logged (shard-worker.ts). Default 5 s.
+   */
+  stallMs?: number;
+}
+
+/** An order refused because its shard's events have not been stored for a while: it was not placed. */
+export class ShardStalled extends HttpError {
+  constructor(shard: number, seconds: number) {
+    super(503, `shard ${shard} has not been able to store its events for ${seconds} s (its Redis queue does not answer); the order was not placed: retry later`);
+  }
 }
 
 interface Pending {
@@ -57,6 +71,9 @@ export class ShardSet {
   private readonly maxBatch: number;
   private readonly depth: number;
   private readonly now: () => number;
+  /** Per shard, when each batch out was sent (performance.now()), oldest first. */
+  private readonly sentAt: number[][];
+  private readonly stallMs: number;
   private closing = false;
   /** The threads are being stopped: batches still out fail because of it, not of a fault. */
   private terminating = false;
@@ -65,8 +82,9 @@ export class ShardSet {
     this.maxBatch = options.maxBatch ?? 512;
     this.depth = options.pipelineDepth ?? 4;
     this.now = options.now ?? Date.now;
+    this.stallMs = options.stallMs ?? 5_000;
     this.pools = Array.from({ length: options.shards }, (_, shard) => {
-      const data: ShardWorkerData = { shard, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix };
+      const data: ShardWorkerData = { shard, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, stallMs: this.stallMs };
       return new Piscina({
         filename: new URL('./shard-worker.ts', import.meta.url).href,
         minThreads: 1,
@@ -83,6 +101,7 @@ export class ShardSet {
     this.early = this.pools.map(() => new Map());
     this.sent = this.pools.map(() => 0);
     this.applied = this.pools.map(() => 0);
+    this.sentAt = this.pools.map(() => []);
   }
 
   get count(): number {
@@ -96,6 +115,10 @@ export class ShardSet {
   submit(shard: number, command: ShardCommand): Promise<ShardResult> {
     return new Promise((resolve, reject) => {
       if (this.closing) return reject(stopping());
+      const oldest = this.sentAt[shard]![0];
+      if (command.type === 'place' && oldest !== undefined && performance.now() - oldest >= this.stallMs) {
+        return reject(new ShardStalled(shard, Math.floor((performance.now() - oldest) / 1000)));
+      }
       this.queued[shard]!.push({ command, resolve, reject });
       if (!this.scheduled[shard] && this.inFlight[shard]! < this.depth) {
         this.scheduled[shard] = true;
@@ -116,6 +139,7 @@ export class ShardSet {
       const pending = queue.splice(0, this.maxBatch);
       const number = this.sent[shard]!++;
       this.inFlight[shard]!++;
+      this.sentAt[shard]!.push(performance.now());
       const batch: ShardBatch = { now: this.now(), commands: pending.map((p) => p.command) };
       this.pools[shard]!.run(batch).then(
         (reply: ShardReply) => this.settle(shard, number, pending, reply),
@@ -132,6 +156,7 @@ export class ShardSet {
     for (let next = early.get(this.applied[shard]!); next !== undefined; next = early.get(this.applied[shard]!)) {
       early.delete(this.applied[shard]!++);
       this.inFlight[shard]!--;
+      this.sentAt[shard]!.shift();
       if (next.outcome instanceof Error) {
         // A batch the threads' stop cut off is no fault: a 503. (A reply that does arrive is
         // judged as any other, its faults reported.)

@@ -15,11 +15,16 @@ export interface ShardWorkerData {
   shard: number;
   redisUrl: string;
   redisPrefix: string;
+  /** How long an append may go unanswered before it is tried again (ShardSetOptions.stallMs). */
+  stallMs: number;
 }
 
 const data = workerData as ShardWorkerData;
 const host = new ShardHost(data.shard);
-const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null });
+// An append Redis has not answered within the stall time fails and is tried again
+// (event-appender.ts), which logs it: without a timeout a hung Redis held the shard silently for
+// as long as it hung. (A timed-out append that did land is stored twice; ingest skips the copy.)
+const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, commandTimeout: data.stallMs });
 const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix });
 const appender = new EventAppender(data.shard, (job) => queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false }));
 
