@@ -165,6 +165,11 @@ export interface ShardReply {
   books: BookLevels[];
   /** Highest event sequence number of this shard so far. */
   seq: number;
+  /**
+   * Set when the shard found its queue lost what it had stored (Redis data lost: its job counter
+   * went back). The reply's own events are stored; the front end must stop trading.
+   */
+  fault?: string;
 }
 
 /** The job a shard appends to its queue for each batch that produced events. */

@@ -1,10 +1,12 @@
 // A Redis that hangs (stopped, black-holed) under a trading front end: the shards cannot store
 // their events, so nothing they did can be acknowledged. New orders are refused at once once a
 // shard has waited PMX_SHARD_STALL_MS (not placed: the same signed order may come again), and a
-// stop answers an order stuck that way 503 rather than drop its connection.
+// stop answers an order stuck that way 503 rather than drop its connection. A Redis that lost what
+// it had stored halts trading.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdingRelay, limit, testkitConfig, Trader, type HoldingRelay } from '@pmx/testkit';
+import { Redis } from 'ioredis';
+import { cleanupRedisPrefix, holdingRelay, limit, testkitConfig, Trader, type HoldingRelay } from '@pmx/testkit';
 import { startClob, type Harness } from './testing/clob-harness.ts';
 
 const USDC = 1_000_000n;
@@ -69,5 +71,19 @@ describe('a hung Redis', () => {
     h = undefined;
     await harness.close();
     expect(await stuck).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^the exchange is stopping; .*GET \/data\/order\/\{id\} if it was placed\)$/) } });
+  });
+
+  it('halts trading once Redis has lost the events it stored (the queue\'s job counter went back)', async () => {
+    const { h, yes, alice } = await tradingThroughRelay();
+    // Redis loses everything of this exchange (a restart without persistence, a flush).
+    const redis = new Redis(testkitConfig.redisUrl);
+    await cleanupRedisPrefix(redis, `${h.redisPrefix}:`);
+    redis.disconnect();
+    // This order's events are stored (in what Redis has now), so its answer stands; its append
+    // gets job 1 after the jobs before, and trading halts.
+    expect((await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).body).toMatchObject({ success: true, status: 'live' });
+    expect(await within(h.app.fatal, 1000)).toMatchObject({ message: expect.stringMatching(/^shard 0: its Redis queue lost stored events \(job 1 added after job \d+, at events \d+\.\.\d+\)/) });
+    const next = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) });
+    expect(next.status).toBe(503);
   });
 });

@@ -171,6 +171,7 @@ export class ShardSet {
       } catch (error) {
         this.fault(shard, error instanceof Error ? error : new Error(String(error)));
       }
+      if (reply.fault !== undefined) this.fault(shard, new Error(reply.fault));
       const partial = reply.results.find((r) => r.type === 'error' && r.partial === true);
       if (partial !== undefined && partial.type === 'error') this.fault(shard, new Error(`a command failed part-way in the shard: ${partial.message}`));
       // The reply's events are in the shard's queue (appended before the reply), so what it says

@@ -26,10 +26,30 @@ const host = new ShardHost(data.shard);
 // as long as it hung. (A timed-out append that did land is stored twice; ingest skips the copy.)
 const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, commandTimeout: data.stallMs });
 const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix });
-const appender = new EventAppender(data.shard, (job) => queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false }));
+// BullMQ numbers a queue's jobs from a counter in Redis that only goes up. A job numbered at or
+// below the last one means Redis lost what it had (restarted without persistence, flushed, failed
+// over to a replica that was behind): events it had acknowledged, and ingest may not have read,
+// are gone. The next reply carries the fault, and the front end halts trading.
+let lastJobId = 0;
+let lost: string | undefined;
+let faultSent = false;
+const appender = new EventAppender(data.shard, async (job) => {
+  const added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
+  const id = Number(added.id);
+  if (Number.isSafeInteger(id)) {
+    if (id <= lastJobId && lost === undefined) {
+      lost = `shard ${data.shard}: its Redis queue lost stored events (job ${id} added after job ${lastJobId}, at events ${job.fromSeq}..${job.toSeq}): orders acknowledged before may be gone from it, and ingest cannot fill the gap`;
+      console.error(`clob: FATAL: ${lost}`);
+    }
+    lastJobId = Math.max(lastJobId, id);
+  }
+  return added;
+});
 
 export default async function runBatch(batch: ShardBatch): Promise<ShardReply> {
   const reply = host.handle(batch);
   if (reply.events.length > 0) await appender.append(reply.events, reply.seq);
-  return reply;
+  if (lost === undefined || faultSent) return reply;
+  faultSent = true; // once: the front end's halt stays
+  return { ...reply, fault: lost };
 }

@@ -51,6 +51,13 @@ export interface ShardConsumerOptions {
 /** The batch's predecessor is in neither Postgres nor the queue: ingest stops here rather than skip. */
 export class SequenceGapError extends Error {
   override readonly name = 'SequenceGapError';
+  constructor(
+    message: string,
+    /** Where the ledger stands: the batches from lastSeq + 1 are missing. */
+    readonly lastSeq: number,
+  ) {
+    super(message);
+  }
 }
 
 class ShutdownError extends Error {
@@ -88,6 +95,7 @@ export class ShardConsumer {
         new SequenceGapError(
           `shard ${this.shard}: batch ${job.fromSeq}..${job.toSeq} arrived but the ledger is at ${lastSeq} ` +
             `and batches from ${lastSeq + 1} are not in the queue; it will be retried when they appear`,
+          lastSeq,
         ),
     });
   }
@@ -103,9 +111,15 @@ export class ShardConsumer {
       lockDuration: 10_000,
       stalledInterval: 5_000,
     });
+    // Every batch behind a gap fails alike: the first is logged, then at most a line every 10 s
+    // while the gap stays (until 2026-11-24, one per batch, for as long as trading went on).
+    let gap: { lastSeq: number; report: (line: string) => void } | undefined;
     this.worker.on('failed', (job, error) => {
       if (error instanceof ShutdownError) return;
-      this.log(`shard ${this.shard}: batch ${job?.data.fromSeq}..${job?.data.toSeq} FAILED and waits in the failed set: ${error.message}`);
+      const line = `shard ${this.shard}: batch ${job?.data.fromSeq}..${job?.data.toSeq} FAILED and waits in the failed set: ${error.message}`;
+      if (!(error instanceof SequenceGapError)) return this.log(line);
+      if (gap?.lastSeq !== error.lastSeq) gap = { lastSeq: error.lastSeq, report: throttledLog((l) => this.log(l)) };
+      gap.report(line);
     });
     // At most a line every 10 s: while Redis is away the worker reports each reconnect attempt
     // (≈ 1 line per shard a second, before 2026-11-24).
