@@ -1,6 +1,7 @@
 // Wires the trading front end: Postgres-backed registries, shard threads, the verify pool, the
 // trading core and every route module on the one HTTP layer, plus the contract's rate limits.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { HistoryFollower } from '@pmx/ledger';
@@ -193,14 +194,16 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       const recovering = !core.allReady(shards.count);
       closing.abort();
       await ready.catch(() => {});
-      // The ports stop accepting at once, and the shards close meanwhile: their batches out get up
-      // to 2 s to be stored, then each command left is answered 503 (outcome unknown for one cut
-      // off while out). The HTTP grace outlasts theirs, so those answers reach their clients.
-      // (Until 2026-11-24 HTTP closed first, with 1 s: with Redis hung, an order cut off then got
-      // no answer, and could still be placed when Redis resumed.) Then what requests read from goes.
-      const shardsClosed = shards.close({ graceMs: recovering ? 0 : 2000 });
-      await served?.close({ graceMs: 3000 });
-      await shardsClosed;
+      // The ports stop accepting at once. Requests in flight get a second with the shards open
+      // (orders being checked still reach them and get their acks); then the shards close: their
+      // batches out get up to 2 s to be stored, then each command left is answered 503 (outcome
+      // unknown for one cut off while out). The HTTP grace outlasts both, so those answers reach
+      // their clients. (Until 2026-11-24 HTTP closed first, with 1 s: with Redis hung, an order
+      // cut off then got no answer, and could still be placed when Redis resumed.)
+      const httpClosed = served?.close({ graceMs: 4000 }) ?? Promise.resolve();
+      await Promise.race([httpClosed, sleep(1000, undefined, { ref: false })]);
+      await shards.close({ graceMs: recovering ? 0 : 2000 });
+      await httpClosed;
       funding.close(); // a transfer still waiting for Postgres to settle its outcome gives up
       await follower?.close();
       await ch?.close();

@@ -171,7 +171,13 @@ export class ShardSet {
       } catch (error) {
         this.fault(shard, error instanceof Error ? error : new Error(String(error)));
       }
-      if (reply.fault !== undefined) this.fault(shard, new Error(reply.fault));
+      if (reply.fault !== undefined) {
+        // Its events are in a queue that lost what came before them: not known to be recorded.
+        this.fault(shard, new Error(reply.fault));
+        const unknown = new HttpError(503, `trading halted: ${reply.fault}; the outcome of this command is unknown`);
+        for (const p of next.pending) p.reject(unknown);
+        continue;
+      }
       const partial = reply.results.find((r) => r.type === 'error' && r.partial === true);
       if (partial !== undefined && partial.type === 'error') this.fault(shard, new Error(`a command failed part-way in the shard: ${partial.message}`));
       // The reply's events are in the shard's queue (appended before the reply), so what it says

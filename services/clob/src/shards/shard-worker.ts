@@ -25,14 +25,16 @@ const host = new ShardHost(data.shard);
 // (event-appender.ts), which logs it: without a timeout a hung Redis held the shard silently for
 // as long as it hung. (A timed-out append that did land is stored twice; ingest skips the copy.)
 const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, commandTimeout: data.stallMs });
-const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix });
+// No version check: it is the one command of BullMQ's start-up (INFO), and a timeout of it would
+// leave the queue failing every add for good (BullMQ keeps its first start-up's outcome).
+const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix, skipVersionCheck: true });
 // BullMQ numbers a queue's jobs from a counter in Redis that only goes up. A job numbered at or
 // below the last one means Redis lost what it had (restarted without persistence, flushed, failed
 // over to a replica that was behind): events it had acknowledged, and ingest may not have read,
-// are gone. The next reply carries the fault, and the front end halts trading.
+// are gone. Every reply from then on carries the fault: its commands are answered 503 (outcome
+// unknown; ingest stops at the gap, so they may never reach the ledger) and trading halts.
 let lastJobId = 0;
 let lost: string | undefined;
-let faultSent = false;
 const appender = new EventAppender(data.shard, async (job) => {
   const added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
   const id = Number(added.id);
@@ -44,12 +46,14 @@ const appender = new EventAppender(data.shard, async (job) => {
     lastJobId = Math.max(lastJobId, id);
   }
   return added;
+}, {
+  // A timed-out append has already waited stallMs: at most 1 s more, so orders flow again soon
+  // after Redis does.
+  retryDelayMs: (attempt) => Math.min(1_000, 100 * 2 ** (attempt - 1)),
 });
 
 export default async function runBatch(batch: ShardBatch): Promise<ShardReply> {
   const reply = host.handle(batch);
   if (reply.events.length > 0) await appender.append(reply.events, reply.seq);
-  if (lost === undefined || faultSent) return reply;
-  faultSent = true; // once: the front end's halt stays
-  return { ...reply, fault: lost };
+  return lost === undefined ? reply : { ...reply, fault: lost };
 }
