@@ -88,6 +88,21 @@ describe('a hung Redis', () => {
     expect(next.status).toBe(503);
   });
 
+  it('halts trading when Redis came back empty from a hang, though the appends retried meanwhile used up job numbers', async () => {
+    const { h, relay, yes, alice } = await tradingThroughRelay({ PMX_SHARD_STALL_MS: '1000' });
+    relay.hold();
+    const stuck = alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
+    // Its append times out and is tried again a few times; ioredis keeps each timed-out copy and
+    // sends it once Redis answers, so the copies take job numbers 1, 2, … of the emptied Redis.
+    await sleep(4000);
+    const redis = new Redis(testkitConfig.redisUrl);
+    await cleanupRedisPrefix(redis, `${h.redisPrefix}:`);
+    redis.disconnect();
+    relay.release();
+    expect(await stuck).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^trading halted: shard 0: its Redis queue lost stored events \(its mark in Redis is gone, at events/) } });
+    expect(await within(h.app.fatal, 1000)).not.toBe('no answer');
+  });
+
   it('a stop with Redis well still acks the orders it has read (they reach the shards during the HTTP grace)', async () => {
     const { h: harness, yes, alice } = await tradingThroughRelay();
     const signed = await Promise.all(Array.from({ length: 20 }, (_, i) => alice.signOrder({ tokenId: yes, ...limit('BUY', `0.${20 + i}`, 10) })));

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { SHARD_JOB_NAME, shardQueueName, type ShardBatch, type ShardJob, type ShardReply } from '@pmx/events';
 import { EventAppender } from './event-appender.ts';
 import { ShardHost } from './shard-host.ts';
+import { StoredEventsWatch } from './stored-events-watch.ts';
 
 export interface ShardWorkerData {
   shard: number;
@@ -28,23 +29,20 @@ const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, comman
 // No version check: it is the one command of BullMQ's start-up (INFO), and a timeout of it would
 // leave the queue failing every add for good (BullMQ keeps its first start-up's outcome).
 const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix, skipVersionCheck: true });
-// BullMQ numbers a queue's jobs from a counter in Redis that only goes up. A job numbered at or
-// below the last one means Redis lost what it had (restarted without persistence, flushed, failed
-// over to a replica that was behind): events it had acknowledged, and ingest may not have read,
-// are gone. Every reply from then on carries the fault: its commands are answered 503 (outcome
-// unknown; ingest stops at the gap, so they may never reach the ledger) and trading halts.
-let lastJobId = 0;
-let lost: string | undefined;
+// A loss of what Redis had stored (stored-events-watch.ts) halts trading: every reply from then
+// on carries it, and its commands are answered 503 (outcome unknown: ingest stops at the gap, so
+// they may never reach the ledger).
+const watch = new StoredEventsWatch(data.shard, connection, `${data.redisPrefix}:${shardQueueName(data.shard)}-mark`);
 const appender = new EventAppender(data.shard, async (job) => {
-  const added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
-  const id = Number(added.id);
-  if (Number.isSafeInteger(id)) {
-    if (id <= lastJobId && lost === undefined) {
-      lost = `shard ${data.shard}: its Redis queue lost stored events (job ${id} added after job ${lastJobId}, at events ${job.fromSeq}..${job.toSeq}): orders acknowledged before may be gone from it, and ingest cannot fill the gap`;
-      console.error(`clob: FATAL: ${lost}`);
-    }
-    lastJobId = Math.max(lastJobId, id);
+  await watch.beforeAppend();
+  let added;
+  try {
+    added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
+  } catch (error) {
+    watch.appendFailed();
+    throw error;
   }
+  await watch.appended(added.id, job.fromSeq, job.toSeq);
   return added;
 }, {
   // A timed-out append has already waited stallMs: at most 1 s more, so orders flow again soon
@@ -55,5 +53,5 @@ const appender = new EventAppender(data.shard, async (job) => {
 export default async function runBatch(batch: ShardBatch): Promise<ShardReply> {
   const reply = host.handle(batch);
   if (reply.events.length > 0) await appender.append(reply.events, reply.seq);
-  return lost === undefined ? reply : { ...reply, fault: lost };
+  return watch.lost === undefined ? reply : { ...reply, fault: watch.lost };
 }
