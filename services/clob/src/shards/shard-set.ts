@@ -62,7 +62,6 @@ export function shardOf(marketKey: string, shards: number): number {
 export class ShardSet {
   private readonly pools: Piscina[];
   private readonly queued: Pending[][];
-  private readonly inFlight: number[];
   private readonly scheduled: boolean[];
   /** Replies that arrived before an earlier batch's, by batch number, per shard. */
   private readonly early: Map<number, { pending: Pending[]; outcome: ShardReply | Error }>[];
@@ -71,7 +70,7 @@ export class ShardSet {
   private readonly maxBatch: number;
   private readonly depth: number;
   private readonly now: () => number;
-  /** Per shard, when each batch out was sent (performance.now()), oldest first. */
+  /** Per shard, when each batch out was sent (performance.now()), oldest first: its length is how many are out. */
   private readonly sentAt: number[][];
   private readonly stallMs: number;
   private closing = false;
@@ -96,7 +95,6 @@ export class ShardSet {
       });
     });
     this.queued = this.pools.map(() => []);
-    this.inFlight = this.pools.map(() => 0);
     this.scheduled = this.pools.map(() => false);
     this.early = this.pools.map(() => new Map());
     this.sent = this.pools.map(() => 0);
@@ -120,7 +118,7 @@ export class ShardSet {
         return reject(new ShardStalled(shard, Math.floor((performance.now() - oldest) / 1000)));
       }
       this.queued[shard]!.push({ command, resolve, reject });
-      if (!this.scheduled[shard] && this.inFlight[shard]! < this.depth) {
+      if (!this.scheduled[shard] && this.sentAt[shard]!.length < this.depth) {
         this.scheduled[shard] = true;
         setImmediate(() => this.flush(shard));
       }
@@ -135,10 +133,9 @@ export class ShardSet {
   private flush(shard: number): void {
     this.scheduled[shard] = false;
     const queue = this.queued[shard]!;
-    while (queue.length > 0 && this.inFlight[shard]! < this.depth) {
+    while (queue.length > 0 && this.sentAt[shard]!.length < this.depth) {
       const pending = queue.splice(0, this.maxBatch);
       const number = this.sent[shard]!++;
-      this.inFlight[shard]!++;
       this.sentAt[shard]!.push(performance.now());
       const batch: ShardBatch = { now: this.now(), commands: pending.map((p) => p.command) };
       this.pools[shard]!.run(batch).then(
@@ -155,7 +152,6 @@ export class ShardSet {
     early.set(number, { pending, outcome });
     for (let next = early.get(this.applied[shard]!); next !== undefined; next = early.get(this.applied[shard]!)) {
       early.delete(this.applied[shard]!++);
-      this.inFlight[shard]!--;
       this.sentAt[shard]!.shift();
       if (next.outcome instanceof Error) {
         // A batch the threads' stop cut off is no fault: a 503. (A reply that does arrive is
@@ -208,7 +204,7 @@ export class ShardSet {
   async close({ graceMs = 2_000 } = {}): Promise<void> {
     this.closing = true;
     const until = performance.now() + graceMs;
-    const busy = () => this.inFlight.some((n) => n > 0) || this.queued.some((queue) => queue.length > 0);
+    const busy = () => this.sentAt.some((out) => out.length > 0) || this.queued.some((queue) => queue.length > 0);
     while (busy() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
     for (const queue of this.queued) for (const p of queue.splice(0)) p.reject(stopping());
     this.terminating = true;
