@@ -1,9 +1,10 @@
 // The floor of POST /order: a process made of only the parts the issue mandates for an order,
 // with none of pmx's own work (no auth, no validation, no risk, no matching, no queue append).
 // pmx's header front (FLOOR_FRONT=1; the contract's SVC_X names need one: uWS 20.30 refuses '_'
-// in header names; it also decodes chunked bodies, caps sizes and frames answers) → uWS → JSON.parse → the verify pool (digest + recovery; batched as the clob does:
-// one batch per event-loop turn, at most one out per pool thread) → a one-thread Piscina shard
-// (4 tasks at a time, as the clob's) that does nothing → answer.
+// in header names; it also decodes chunked bodies, caps sizes and frames answers) → uWS →
+// JSON.parse → the verify pool (digest + recovery), batched by the clob's own SignatureCheck → a
+// one-thread Piscina shard (4 tasks at a time, as the clob's), one task per turn, that does
+// nothing → answer.
 // Whatever pmx does, POST /order cannot go faster than this on the same machine.
 // Env: FLOOR_PORT (the port clients use), FLOOR_FRONT ('1' through the front, else straight at uWS).
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import uWS from '@trufflesuite/uws-js-unofficial';
 import { Piscina } from 'piscina';
 import { startHeaderProxyThread } from '@pmx/http';
-import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, createVerifyPool, type OrderWithSignature } from '@pmx/signing';
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, SignatureCheck, createVerifyPool, type OrderWithSignature } from '@pmx/signing';
 import { workerExecArgv } from '@pmx/config';
 
 interface Pending {
@@ -25,51 +26,32 @@ interface Pending {
 const ANSWER = '{"success":true,"errorMsg":"","orderID":"0x","takingAmount":"0","makingAmount":"0","status":"live"}';
 const verify = createVerifyPool();
 const shard = new Piscina({ filename: new URL('./floor-shard.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 4, idleTimeout: Infinity, execArgv: workerExecArgv() });
-let waiting: Pending[] = [];
-let scheduled = false;
-let verifying = 0;
+const signatures = new SignatureCheck(verify, DEFAULT_CHAIN_ID);
+let toShard: { pending: Pending; signer: string }[] = [];
 
 function answer(pending: Pending, status: string, body: string): void {
   if (!pending.aborted) pending.res.cork(() => pending.res.writeStatus(status).writeHeader('content-type', 'application/json').end(body));
 }
 
-/** As the clob's SignatureCheck: one batch per turn, at most one out per verify thread. */
+/** The clob's own signature batching, then one shard task per turn for what it verified. */
 function arrive(pending: Pending): void {
-  waiting.push(pending);
-  if (!scheduled && verifying < verify.threads) {
-    scheduled = true;
-    setImmediate(flush);
-  }
+  signatures.verify(pending.order!, DEFAULT_EXCHANGE).then(
+    (result) => {
+      toShard.push({ pending, signer: 'signer' in result ? String(result.signer) : '' });
+      if (toShard.length === 1) setImmediate(() => void toTheShard());
+    },
+    (error: unknown) => answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) })),
+  );
 }
 
-function flush(): void {
-  scheduled = false;
-  const free = verify.threads - verifying;
-  if (free <= 0 || waiting.length === 0) return;
-  const all = waiting;
-  waiting = [];
-  const chunk = Math.ceil(all.length / free);
-  for (let start = 0; start < all.length; start += chunk) void check(all.slice(start, start + chunk));
-}
-
-/** Verifies a batch, hands the signers to the shard, then answers every order of it. */
-async function check(batch: Pending[]): Promise<void> {
-  verifying++;
-  let freed = false;
-  const free = () => {
-    if (freed) return;
-    freed = true;
-    verifying--;
-    if (waiting.length > 0) flush();
-  };
+async function toTheShard(): Promise<void> {
+  const batch = toShard;
+  toShard = [];
   try {
-    const results = await verify.verify({ chainId: DEFAULT_CHAIN_ID, items: batch.map((p) => ({ verifyingContract: DEFAULT_EXCHANGE, order: p.order! })) });
-    free();
-    await shard.run({ signers: results.map((r) => ('signer' in r ? String(r.signer) : '')) });
-    for (const pending of batch) answer(pending, '200 OK', ANSWER);
+    await shard.run({ signers: batch.map((b) => b.signer) });
+    for (const { pending } of batch) answer(pending, '200 OK', ANSWER);
   } catch (error) {
-    free();
-    for (const pending of batch) answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
+    for (const { pending } of batch) answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
   }
 }
 

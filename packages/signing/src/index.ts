@@ -32,3 +32,4 @@ export { parseL2Signature, signL2, verifyL2, type L2Request } from './l2-hmac.ts
 export { newApiCredentials, type ApiCredentials } from './api-credentials.ts';
 export { verifyOrders, type OrderWithSignature, type VerifyBatch, type VerifyResult } from './order-verification.ts';
 export { createVerifyPool, type VerifyPool, type VerifyPoolOptions } from './verify-pool.ts';
+export { SignatureCheck } from './signature-check.ts';

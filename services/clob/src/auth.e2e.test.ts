@@ -1,10 +1,9 @@
 // Authentication end to end: level 1 (wallet signature) for API keys, level 2 (API key + HMAC)
 // for trading, the operator's bearer token — every failure a 401 in the simple shape.
-import { signL2 } from '@pmx/signing';
+import { SignatureCheck, signL2 } from '@pmx/signing';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from './testing/clob-harness.ts';
-import { SignatureCheck } from './orders/signature-check.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 let h: Harness;

@@ -13,7 +13,7 @@ import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
 import type { KnownOrders } from './known-orders.ts';
 import { OrderLatency } from './order-latency.ts';
-import type { SignatureCheck } from './signature-check.ts';
+import type { SignatureCheck } from '@pmx/signing';
 
 /** How far ahead of the server clock an order's own timestamp may be (or the replay window, if longer). */
 const MAX_CLOCK_AHEAD_MS = 10 * 60_000;

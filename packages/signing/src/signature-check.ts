@@ -3,7 +3,8 @@
 // together as soon as one is free, so batches grow with the load and an idle pool answers at
 // once. Orders arriving in the same event-loop turn share a batch.
 
-import type { OrderWithSignature, VerifyPool, VerifyResult } from '@pmx/signing';
+import type { OrderWithSignature, VerifyResult } from './order-verification.ts';
+import type { VerifyPool } from './verify-pool.ts';
 
 interface Waiting {
   item: { verifyingContract: string; order: OrderWithSignature };
