@@ -134,6 +134,11 @@ describe('health and time', () => {
     expect((await get('/version')).body).toEqual({ version: 2 });
   });
 
+  it("GET /fees/builder-fees/{code}: rates of 0 for any builder code, 400 for one that is not bytes32", async () => {
+    expect(await get(`/fees/builder-fees/0x${'Ab'.repeat(32)}`)).toMatchObject({ status: 200, body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 } });
+    for (const code of ['0x12', 'abc', `0x${'g'.repeat(64)}`]) expect(await get(`/fees/builder-fees/${code}`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('builder code') } });
+  });
+
   it('throttles GET / above 50 per 10 s with 429 and Retry-After', async () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;

@@ -122,4 +122,21 @@ describe('the official client', () => {
     expect(Number(bought.makingAmount)).toBeLessThanOrEqual(10.55);
     h.expectConsistent();
   });
+
+  it('places market orders and balance-capped BUYs as a builder (it reads the builder fee rates first)', async () => {
+    const builderCode = `0x${'ab'.repeat(32)}`;
+    const market = await h.createMarket();
+    const sellerWallet = wallet();
+    const buyerWallet = wallet();
+    const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
+    const sellerAuthed = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, creds: await seller.createOrDeriveApiKey(), throwOnError: true });
+    const buyerCreds = await new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, throwOnError: true }).createOrDeriveApiKey();
+    const buyer = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, creds: buyerCreds, throwOnError: true, builderConfig: { builderCode } } as never);
+    await h.deposit(sellerWallet.account.address, 100n * USDC, market.yes);
+    await h.deposit(buyerWallet.account.address, 20n * USDC);
+    expect(await sellerAuthed.createAndPostOrder({ tokenID: market.yes, price: 0.5, size: 50, side: Side.SELL })).toMatchObject({ status: 'live' });
+    expect(await buyer.createAndPostMarketOrder({ tokenID: market.yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK)).toMatchObject({ success: true, status: 'matched', makingAmount: '5', takingAmount: '10' });
+    expect(await buyer.createAndPostOrder({ tokenID: market.yes, price: 0.5, size: 6, side: Side.BUY, userUSDCBalance: 15 } as never)).toMatchObject({ success: true, status: 'matched' });
+    h.expectConsistent();
+  });
 });

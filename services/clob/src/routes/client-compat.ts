@@ -1,6 +1,7 @@
 // Lookups the official client makes before it builds orders (docs/clients.md §3): market info by
-// token or condition id in its compact form, the fee rate, and GET /ok.
+// token or condition id in its compact form, the fee rates, and GET /ok.
 
+import { BYTES32_HEX } from '@pmx/codec';
 import { HttpError, immediate, type Route } from '@pmx/http';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import { tokenRef } from './token-param.ts';
@@ -35,5 +36,17 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
       },
     },
     { method: 'GET', path: '/fee-rate', handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }) },
+    {
+      // A client given a builder code reads the builder's fee rates before every market order and
+      // every BUY capped by `userUSDCBalance`; with throwOnError a 404 here stopped those orders
+      // before they were sent (until 2026-11-28). Any code may be put in an order and pmx charges
+      // no fees, so every well-formed code has rates of 0.
+      method: 'GET',
+      path: '/fees/builder-fees/:builder_code',
+      handler: (ctx) => {
+        if (!BYTES32_HEX.test(ctx.params.builder_code ?? '')) throw new HttpError(400, 'the builder code must be 0x and 64 hex digits');
+        return { body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 } };
+      },
+    },
   ]);
 }
