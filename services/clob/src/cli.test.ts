@@ -116,4 +116,35 @@ describe('pmx', () => {
     expect(await runCli(['balances', address], ctx())).toBe(0);
     expect(JSON.parse(lines.at(-1)!).balances.collateral.total).toBe(5_000_000);
   });
+
+  it('says in one line that a command was carried out when its result cannot be written, and keeps quiet for a reader that went away', async () => {
+    const { spawn } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const run = (argv: string[], stdout: 'pipe' | number, closeEarly = false) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'services/clob/src/cli-main.ts', ...argv], {
+          cwd: new URL('../../..', import.meta.url).pathname,
+          env: { ...process.env, PMX_CLOB_URL: h.url, PMX_OPERATOR_KEY: h.operatorKey },
+          stdio: ['ignore', stdout, 'pipe'],
+        });
+        // The reader of the output goes away before the result comes (as `| head -1` does).
+        if (closeEarly) child.stdout!.destroy();
+        let stderr = '';
+        child.stderr!.on('data', (chunk) => (stderr += chunk));
+        // Its own lines only (the signing module names its backend on stderr as it loads).
+        child.on('close', (code) => resolve({ code, stderr: stderr.split('\n').filter((line) => !line.startsWith('[signing]')).join('\n') }));
+      });
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    const full = openSync('/dev/full', 'w');
+    try {
+      const funded = await run(['fund', address, '7'], full);
+      expect(funded.code).toBe(1);
+      expect(funded.stderr).toMatch(/^pmx: the command was carried out, but its result could not be written to standard output: ENOSPC[^\n]*\n$/);
+    } finally {
+      closeSync(full);
+    }
+    expect(await runCli(['balances', address], ctx())).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).balances.collateral.total).toBe(7_000_000);
+    expect(await run(['markets'], 'pipe', true)).toEqual({ code: 0, stderr: '' });
+  });
 });
