@@ -1,7 +1,7 @@
 // Writes one complete response, corked, to a uWS response that is known to be alive. The caller
 // checks `aborted`/`responded`; writing to an aborted uWS response throws.
 import { STATUS_CODES } from 'node:http';
-import type { HttpResponse } from './uws.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
 
 const statusLines: string[] = [];
 
@@ -65,4 +65,33 @@ export function writeResponse(
     targetHeaders = undefined;
     targetBody = '';
   }
+}
+
+/**
+ * Calls `answer` once the request's body has been read and dropped (at once when it has none), so
+ * the connection stays open for the client's next request; only a body over `cap` (the largest
+ * the server accepts) is left unread, and `answer(true)` then closes the connection, or its rest
+ * would be parsed as the next request. Closing with bytes unread resets the connection, and
+ * through the header front the reset could destroy the answer before the front read it. Call it
+ * inside the uWS callback (it reads `req`); `answer` is not called for a client that went away.
+ */
+export function answerAfterBody(res: HttpResponse, req: HttpRequest, cap: number, answer: (close: boolean) => void): void {
+  const length = req.getHeader('content-length');
+  const chunked = req.getHeader('transfer-encoding') !== '';
+  if (!chunked && (length === '' || length === '0')) return answer(false);
+  if (!chunked && !(Number(length) <= cap)) return answer(true);
+  let aborted = false;
+  let done = false;
+  let size = 0;
+  res.onAborted(() => {
+    aborted = true;
+  });
+  res.onData((chunk: ArrayBuffer, isLast: boolean) => {
+    if (aborted || done) return;
+    size += chunk.byteLength;
+    if (size > cap || isLast) {
+      done = true;
+      answer(size > cap);
+    }
+  });
 }

@@ -7,7 +7,7 @@ import { errorBody, type ErrorShape } from './error-shape.ts';
 import { HttpError } from './http-error.ts';
 import type { RequestContext } from './request-context.ts';
 import { declaredBodyLength, snapshotRequest } from './request-snapshot.ts';
-import { writeResponse } from './response-writer.ts';
+import { answerAfterBody, writeResponse } from './response-writer.ts';
 import type { Locals, MountedRoute, ResponseValue, Route } from './route.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -46,8 +46,11 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
     try {
       ctx = snapshotRequest(this.mounted, res, req, this.state.trustedProxyHops);
     } catch (error) {
-      // Still inside the uWS callback: answering now needs no onAborted. The body is unread.
-      this.writeError(res, undefined, error, true);
+      // A request that cannot be read (a path parameter that decodes to a control character, say)
+      // is answered once its body is read and dropped: answered at once with the body unread, the
+      // connection closed with bytes unread, and the reset often lost the answer through the front
+      // (until 2026-11-28; found by a fuzz review).
+      answerAfterBody(res, req, this.mounted.maxBodyBytes, (close) => this.writeError(res, undefined, error, close));
       return;
     }
     this.state.inFlight++;
