@@ -132,6 +132,46 @@ describe('the front with misbehaving clients', () => {
     expect([bodyOf(first!).key, bodyOf(second!).key]).toEqual(['a', 'b']);
   });
 
+  it('answers 408 to a request sent whole at once that never completes (its idle timer and deadline run out together)', async () => {
+    // Until 2026-11-28 the idle timer, started at the connection, fired first and ended it without a word.
+    for (const request of [
+      'GET /whoami HTTP/1.1\r\nHost: x\r\n',
+      'GET /whoami HTTP/1.1\nHost: x\n\n',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}',
+    ]) {
+      const stalled = await dribble([request], 0, IDLE_MS * 4);
+      expect([request, stalled.answer.slice(0, 30)]).toEqual([request, 'HTTP/1.1 408 Request Timeout\r\n']);
+      expect(bodyOf(stalled.answer)).toEqual({ error: 'the request did not arrive in time' });
+    }
+    // A body with a length that keeps coming in time is served.
+    const steady = await dribble(['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n', 'ab', 'cd'], IDLE_MS / 4, IDLE_MS * 2);
+    expect(bodyOf(steady.answer)).toMatchObject({ text: 'abcd' });
+  });
+
+  it('answers 400 to a request without a Host or with two (uWS closes on the first without a word)', async () => {
+    const echoesBefore = echoes;
+    const [none] = await session(['POST /echo HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}']);
+    expect([none?.slice(0, 24), bodyOf(none!)]).toEqual(['HTTP/1.1 400 Bad Request', { error: 'missing Host header' }]);
+    const [two] = await session(['GET /whoami HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n']);
+    expect(bodyOf(two!)).toEqual({ error: 'more than one Host header' });
+    expect(echoes).toBe(echoesBefore);
+  });
+
+  it('answers 408 when uWS times out a body with a length that stopped coming, rather than close without a word', async () => {
+    // An upstream that, like uWS, closes on a body that stops coming (here after 3/4 of the idle time).
+    const quiet = net.createServer((socket) => socket.once('data', () => setTimeout(() => socket.destroy(), (IDLE_MS * 3) / 4)));
+    await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
+    const proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (quiet.address() as net.AddressInfo).port }, idleTimeoutMs: IDLE_MS });
+    try {
+      const [answer] = await rawSession(proxy.port, ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}'], IDLE_MS * 4);
+      expect(answer?.slice(0, 30)).toBe('HTTP/1.1 408 Request Timeout\r\n');
+    } finally {
+      await proxy.close();
+      quiet.close();
+    }
+  });
+
   it('answers 400 to control characters in a header value or the target, and 431 past 32 trailer fields (uWS never answers)', async () => {
     for (const request of ['GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x0bb\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x00\r\n\r\n']) {
       const [answer] = await session([request]);

@@ -110,9 +110,9 @@ describe('header proxy', () => {
   });
 
   it('appends to a forwarded-for chain rather than trusting it', () => {
-    const { head } = rewriteHead('GET / HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
-    expect(rewriteHead('POST / HTTP/1.1\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' }, shareable: false, continueNow: false });
-    expect(head).toBe('GET / HTTP/1.1\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
+    const { head } = rewriteHead('GET / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
+    expect(rewriteHead('POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nHost: x\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' }, shareable: false, continueNow: false });
+    expect(head).toBe('GET / HTTP/1.1\r\nHost: x\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
   });
 
   it("takes no framing or forwarding header from a name spelled with '_' (a proxy in front would not know it)", () => {

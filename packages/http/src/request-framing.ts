@@ -132,9 +132,14 @@ export function rewriteHead(
     out.push(`${name}: ${value}`);
   }
   if (chunked && length !== undefined) throw new FramingError(400, 'Content-Length with Transfer-Encoding');
-  // uWS closes the connection on a request without a Host (and drops the answers it had ready on
-  // it): on a lane that would fail other clients' GETs. Exactly one, not empty, or its own connection.
-  if (hosts !== 1 || emptyHost) shareable = false;
+  // RFC 9112 §3.2: a request without a Host, or with two, is answered 400. uWS closes the
+  // connection on one without a Host without a word (until 2026-11-28 the front passed it on, and
+  // the client, an order with valid credentials included, got no answer; found by a fuzz review).
+  if (hosts === 0) throw new FramingError(400, 'missing Host header');
+  if (hosts > 1) throw new FramingError(400, 'more than one Host header');
+  // An empty Host goes on the client's own connection, never a lane (a GET uWS refused there would
+  // fail other clients' GETs).
+  if (emptyHost) shareable = false;
   out.push(`x-forwarded-for: ${forwarded === undefined ? clientIp : `${forwarded}, ${clientIp}`}`);
   // uWS 20.30 never answers a request of more than 48 header fields (the front's X-Forwarded-For
   // included, and the length a chunked body is sent with): say so rather than leave the client
