@@ -94,8 +94,10 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
 
   /**
    * The body parsed as JSON, once; an empty or malformed body is a 400 HttpError, and so is one
-   * with a NUL character (`\u0000`) in a string or key: no service can store it (Postgres text
-   * refuses it), so it is refused here once rather than as a 500 wherever it would land.
+   * with a NUL character (`\u0000`) or a lone UTF-16 surrogate (`\ud800` unpaired) in a string
+   * or key: no service can store them (Postgres text refuses a NUL, jsonb a lone surrogate, and
+   * text would store it altered), so they are refused here once rather than as a 500 wherever they
+   * would land (a lone surrogate in a catalog event's metadata was a 500 until 2026-11-28).
    */
   json<T = unknown>(): T {
     if (this.#json === NOT_PARSED) {
@@ -107,6 +109,9 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
         throw new HttpError(400, 'invalid JSON body');
       }
       if (holdsNul(this.bodyText)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
+      if (mayHoldSurrogates(this.bodyText) && holdsLoneSurrogate(parsed)) {
+        throw new HttpError(400, 'the JSON body must be valid Unicode: a \\uD800–\\uDFFF escape must be half of a surrogate pair');
+      }
       this.#json = parsed;
     }
     return this.#json as T;
@@ -125,4 +130,19 @@ function holdsNul(json: string): boolean {
     if (backslashes % 2 === 1) return true;
   }
   return false;
+}
+
+/** Whether JSON text has a `\uD…` escape at all (the cheap test before walking the value). */
+function mayHoldSurrogates(json: string): boolean {
+  return json.includes('\\ud') || json.includes('\\uD');
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether any string or key in a parsed JSON value holds an unpaired UTF-16 surrogate. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item));
 }

@@ -94,6 +94,27 @@ describe('operator API', () => {
       expect(reply.body.error).toContain(error);
     }
     expect(await h.send('POST', '/operator/tags', { body: '{bad', headers: { authorization: `Bearer ${h.operatorKey}` } })).toMatchObject({ status: 400, body: { error: 'invalid JSON body' } });
+    // Each was a 500 until 2026-11-28 (found by a fuzz review): a required field missing beside a
+    // slug, a key that names an Object.prototype member, a lone surrogate (jsonb refuses it).
+    const raw: [string, string, string, string][] = [
+      ['POST', '/operator/tags', '{"slug":"no-label"}', 'label is required'],
+      ['POST', '/operator/series', '{"slug":"no-title"}', 'title is required'],
+      ['POST', '/operator/events', '{"slug":"no-title-e"}', 'title is required'],
+      ['POST', '/operator/markets', '{"slug":"no-question"}', 'question is required'],
+      ['POST', '/operator/tags', '{"label":"x","__proto__":1}', 'unknown field __proto__'],
+      ['POST', '/operator/tags', '{"label":"y","constructor":1}', 'unknown field constructor'],
+      ['POST', '/operator/series', '{"title":"z","toString":"a"}', 'unknown field toString'],
+      ['PUT', '/operator/profiles/0x00000000000000000000000000000000000000b2', '{"name":"n","hasOwnProperty":true}', 'unknown field hasOwnProperty'],
+      ['POST', '/operator/events', '{"title":"m","eventMetadata":{"a":"\\ud800"}}', 'surrogate pair'],
+      ['POST', '/operator/events', '{"title":"m2","eventMetadata":{"\\udfff":1}}', 'surrogate pair'],
+    ];
+    for (const [method, path, body, error] of raw) {
+      const reply = await h.send(method, path, { body, headers: { authorization: `Bearer ${h.operatorKey}`, 'content-type': 'application/json' } });
+      expect([path, body, reply.status, reply.body.type, reply.body.error]).toEqual([path, body, 400, 'bad request', expect.stringContaining(error)]);
+    }
+    // A pair, escaped or not, is text like any other.
+    const pairs = await h.send('POST', '/operator/events', { body: '{"title":"Pairs \\ud83d\\ude00 😀","eventMetadata":{"note":"\\uD83D\\uDE00"}}', headers: { authorization: `Bearer ${h.operatorKey}`, 'content-type': 'application/json' } });
+    expect([pairs.status, pairs.body.title]).toEqual([201, 'Pairs 😀 😀']);
   });
 
   it('refuses a duplicate slug and a second catalog market for one condition id', async () => {

@@ -108,8 +108,10 @@ export function parseBody(raw: unknown, spec: BodySpec, extra: readonly string[]
   const given = new Set<string>();
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    const field = spec.fields[name];
-    const link = spec.links?.[name];
+    // Own names only: `toString`, `constructor` or `__proto__` found Object.prototype's members,
+    // which went on to the SQL as a column named `undefined` (a 500 until 2026-11-28).
+    const field = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
+    const link = spec.links !== undefined && Object.hasOwn(spec.links, name) ? spec.links[name] : undefined;
     if (field !== undefined) columns[field.column] = fieldValue(name, field.kind, value);
     else if (link !== undefined) links.push({ table: link.table, side: link.side, ids: idList(name, value) });
     else if (!extra.includes(name)) throw bad(`unknown field ${name}`);

@@ -24,6 +24,10 @@ interface Kind {
   tracksClosedTime?: boolean;
 }
 
+/**
+ * A column a create must have, checked whether or not a slug was given (until 2026-11-28 a create
+ * with a slug skipped it, and Postgres's not-null refusal answered 500; found by a fuzz review).
+ */
 function requireColumn(columns: Record<string, unknown>, column: string, name: string): string {
   const value = columns[column];
   if (typeof value !== 'string' || value.trim() === '') throw new HttpError(400, `${name} is required`);
@@ -36,7 +40,8 @@ const KINDS: Kind[] = [
     table: 'catalog_tags',
     body: TAG_BODY,
     create: (c) => {
-      c.slug ??= slugify(requireColumn(c, 'label', 'label'));
+      const label = requireColumn(c, 'label', 'label');
+      c.slug ??= slugify(label);
     },
     render: (view, id) => {
       const tag = view.state.tags.get(id);
@@ -48,7 +53,8 @@ const KINDS: Kind[] = [
     table: 'catalog_series',
     body: SERIES_BODY,
     create: (c) => {
-      c.slug ??= slugify(requireColumn(c, 'title', 'title'));
+      const title = requireColumn(c, 'title', 'title');
+      c.slug ??= slugify(title);
       c.ticker ??= c.slug;
     },
     render: (view, id) => {
@@ -62,7 +68,8 @@ const KINDS: Kind[] = [
     body: EVENT_BODY,
     tracksClosedTime: true,
     create: (c) => {
-      c.slug ??= slugify(requireColumn(c, 'title', 'title'));
+      const title = requireColumn(c, 'title', 'title');
+      c.slug ??= slugify(title);
       c.ticker ??= c.slug;
     },
     render: (view, id) => {
@@ -78,7 +85,8 @@ const MARKET_KIND: Kind = {
   body: MARKET_BODY,
   tracksClosedTime: true,
   create: (c) => {
-    c.slug ??= slugify(requireColumn(c, 'question', 'question'));
+    const question = requireColumn(c, 'question', 'question');
+    c.slug ??= slugify(question);
   },
   render: (view, id) => {
     const market = view.state.markets.get(id);
