@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer, type ListeningHttpServer, type Route } from '@pmx/http';
 import { newApiCredentials, signL2 } from '@pmx/signing';
+import { PriceFeed } from './projection/price-feed.ts';
 import { eventually, startCatalog, type CatalogHarness, type Reply } from './testing/catalog-harness.ts';
 
 let h: CatalogHarness;
@@ -350,6 +351,25 @@ describe('outcome prices', () => {
     await h.app.prices.refresh();
     expect((await h.get(`/markets/${market.id}`)).body.outcomePrices).toBe('["0.42","0.58"]');
     clobUp = true;
+  });
+
+  it('logs the wait for a clob not yet up as a wait, and an outage after it answered as one', async () => {
+    const lines: string[] = [];
+    const feed = new PriceFeed(h.app.projection, { clobUrl: `http://127.0.0.1:${clob.port}`, intervalMs: 0, log: (line) => lines.push(line) });
+    try {
+      for (const up of [false, false, true, false, false, true]) {
+        clobUp = up;
+        await feed.refresh();
+      }
+    } finally {
+      clobUp = true;
+    }
+    expect(lines.map((line) => line.replace(/ \(.*\)/, ''))).toEqual([
+      `outcome prices: waiting for the clob at http://127.0.0.1:${clob.port}; markets show an equal split until it answers`,
+      'outcome prices: the clob answers',
+      `outcome prices: the clob at http://127.0.0.1:${clob.port} is not answering; keeping the last prices`,
+      'outcome prices: the clob answers again',
+    ]);
   });
 });
 

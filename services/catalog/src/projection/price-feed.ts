@@ -25,6 +25,8 @@ export interface PriceFeedOptions {
 
 export class PriceFeed extends PeriodicRefresh {
   private failing = false;
+  /** The clob has answered once: until then a failure is the usual wait for it to start. */
+  private answered = false;
 
   constructor(
     private readonly projection: CatalogProjection,
@@ -48,12 +50,18 @@ export class PriceFeed extends PeriodicRefresh {
         cursor = body.next_cursor;
       }
     } catch (error) {
-      if (!this.failing) log(`outcome prices: the clob at ${this.options.clobUrl} is not answering (${(error as Error).message}); keeping the last prices`);
+      // Started together, the catalog asks before the clob listens: said as a wait, not a fault
+      // (until 2026-11-28 every clean start logged that the clob was not answering).
+      if (!this.failing) {
+        const reason = (error as Error).message;
+        log(this.answered ? `outcome prices: the clob at ${this.options.clobUrl} is not answering (${reason}); keeping the last prices` : `outcome prices: waiting for the clob at ${this.options.clobUrl} (${reason}); markets show an equal split until it answers`);
+      }
       this.failing = true;
       return;
     }
-    if (this.failing) log('outcome prices: the clob answers again');
+    if (this.failing) log(this.answered ? 'outcome prices: the clob answers again' : 'outcome prices: the clob answers');
     this.failing = false;
+    this.answered = true;
     this.apply(fresh);
   }
 
