@@ -280,10 +280,10 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
           chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes, options.maxBodyBytes) : undefined;
           if (chunked === undefined) {
-            // A body with a length goes up as it comes, within the idle time from its head.
+            // A body with a length goes up as it comes; one that runs short must come within the
+            // idle time (below).
             arrived();
             sendHead(Buffer.from(rewritten.head, 'latin1'));
-            if (framing.kind === 'length' && forwardBody) arriving();
           } else {
             arriving();
             chunkedHead = rewritten.head;
@@ -313,6 +313,9 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           }
         }
       }
+      // A body with a length not all here yet is timed from now (no timer for one that came whole
+      // with its head, as an order's does).
+      if (!inHead && framing.kind === 'length' && forwardBody) arriving();
     } catch (error) {
       if (error instanceof FramingError) fail(error.status, error.message);
       else throw error;
