@@ -1,5 +1,6 @@
 // The trading-write limits per API key count only requests whose key auth has verified: naming a
-// key (keys are public: trades show them) does not use up its owner's budget.
+// key (keys are public: trades show them) does not use up its owner's budget. The address's
+// windows count every trading write, whatever auth says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, type Hook, type RequestContext } from '@pmx/http';
 import type { ApiKeyLocals } from '@pmx/auth';
@@ -66,6 +67,26 @@ describe('clob rate limits per API key', () => {
     expect(await status(() => request(keys[0]!)(ctx('10.3.0.1')))).toBe(429);
     expect(checkedAuth).toBe(before); // refused at the edge: auth's work is not spent on it
     expect(await status(() => request(keys[0]!)(ctx('10.3.0.2')))).toBe(200);
+  });
+
+  it('count trading writes that fail auth in the address\'s windows: a flood of bad signatures or made-up keys stops at 2,400', async () => {
+    const limits = clobRateLimits();
+    let checkedAuth = 0;
+    const failing = async (c: RequestContext<ApiKeyLocals>) => {
+      for (const hook of limits.edge) await hook(c);
+      checkedAuth++;
+      throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
+    };
+    for (const route of [{ method: 'DELETE', path: '/order' }, { method: 'POST', path: '/order' }]) {
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < 2600; i++) {
+        const s = await status(() => failing(ctx(`10.6.0.${route.method === 'POST' ? 1 : 2}`, undefined, route)));
+        statuses.set(s, (statuses.get(s) ?? 0) + 1);
+      }
+      // Until 2026-11-28: 2,600 × 401, each a key lookup, and the address's 2,400 untouched.
+      expect([route.path, Object.fromEntries(statuses)]).toEqual([route.path, { 401: 2400, 429: 200 }]);
+    }
+    expect(checkedAuth).toBe(4800);
   });
 
   it("count a request the key's windows refuse in none of the address's", async () => {

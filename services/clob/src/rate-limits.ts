@@ -1,8 +1,11 @@
 // The contract's order-book API limits, enforced at the edge: 5000 / 10 s per client IP in
 // general, the per-endpoint caps on top, and for trading writes both the burst (2400 / 10 s) and
-// the sustained (24000 / 10 min) window, per client IP and per API key at once. Trading writes are
-// counted once auth has verified the key, in the IP's and the key's windows together: a request
-// the key's windows refuse uses up none of the IP's (the edge only checks the IP's windows).
+// the sustained (24000 / 10 min) window, per client IP and per API key at once. A trading write
+// counts in its IP's windows at the edge, before auth, whatever auth then says: until 2026-11-28
+// the IP's windows counted only writes whose key auth had verified, so a flood failing auth (a
+// wrong signature, made-up keys, each a Postgres lookup) went past the IP's 2400 / 10 s (found by a
+// review of the limits). It counts in its key's windows once auth has verified the key; a write
+// the key's windows refuse gives back what the edge counted (general and the IP's windows).
 
 import type { ApiKeyLocals } from '@pmx/auth';
 import { createRateLimiter, rateLimitKeyOfIp, rateLimitGroupsHook, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
@@ -72,21 +75,22 @@ export function clobRateLimits(): ClobRateLimits {
   for (const kind of ['place', 'cancel'] as const) {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
     const ipWindows = windows();
-    // At the edge: the general window counts; the IP's trading windows must allow, and count later.
-    const ipWindowsHook = rateLimitGroupsHook<any>([{ limiters: [general], key: byIp }, { limiters: ipWindows, key: byIp, count: false }]);
+    // At the edge: the general window and the IP's trading windows count.
+    const edgeLimiters = [general, ...ipWindows];
+    const ipWindowsHook = rateLimitGroupsHook<any>([{ limiters: edgeLimiters, key: byIp }]);
     const ipHook: Hook<any> = (ctx) => {
       ipWindowsHook(ctx);
       countedAt.set(ctx, Date.now());
     };
-    const keyWindows = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: ipWindows, key: byIp }, { limiters: windows(), key: byApiKey }]);
-    // A write these windows refuse gives back what the edge counted in the general window: a bot
-    // retrying a key over its limit must not lock its host out of the whole API.
+    const keyWindows = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: windows(), key: byApiKey }]);
+    // A write the key's windows refuse gives back what the edge counted: a bot retrying a key over
+    // its limit must not lock its host out of the whole API, nor out of its other keys' writes.
     const keyHook: Hook<ApiKeyLocals> = (ctx) => {
       try {
         keyWindows(ctx);
       } catch (error) {
         const at = countedAt.get(ctx);
-        if (at !== undefined) general.give(byIp(ctx), at);
+        if (at !== undefined) for (const limiter of edgeLimiters) limiter.give(byIp(ctx), at);
         throw error;
       }
     };
