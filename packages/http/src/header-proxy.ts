@@ -152,16 +152,25 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
    * the client). Bytes dribbled one every few seconds kept a connection and its buffer for ever.
    */
   let deadline: NodeJS.Timeout | undefined;
-  /** When the request now arriving began to (performance.now()), while `deadline` is set. */
+  /** When the request now arriving last made progress (performance.now()), while `deadline` is set. */
   let arrivingSince = 0;
+  /** Bytes of an answer to the request now in hand have gone to the client (uWS may answer before a body is in). */
+  let relayed = false;
   const arriving = () => {
     if (deadline !== undefined) return;
     arrivingSince = performance.now();
-    deadline = setTimeout(() => fail(408, 'the request did not arrive in time'), options.idleTimeoutMs).unref();
+    deadline = setTimeout(late, options.idleTimeoutMs).unref();
   };
   const arrived = () => {
     clearTimeout(deadline);
     deadline = undefined;
+  };
+  /** The request did not arrive in time: 408, unless it has been answered already (then only the end). */
+  const late = () => {
+    if (!relayed) return fail(408, 'the request did not arrive in time');
+    arrived();
+    endClient();
+    upstream?.destroy();
   };
   /**
    * uWS times out a body with a length that stops coming (its timer runs 8–12 s) and closes
@@ -169,7 +178,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
    * client got no answer (found by a fuzz review).
    */
   const upstreamGone = () => {
-    if (deadline !== undefined && !inHead && framing.kind === 'length' && performance.now() - arrivingSince >= options.idleTimeoutMs / 2) fail(408, 'the request did not arrive in time');
+    if (deadline !== undefined && !inHead && framing.kind === 'length' && performance.now() - arrivingSince >= options.idleTimeoutMs / 2) late();
     else endClient();
   };
   const fail = (status: number, message: string) => {
@@ -181,7 +190,10 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     if (upstream !== undefined) return upstream;
     const socket = connectUpstream(options.target);
     const ownRelay = new ResponseRelay({
-      write: (bytes) => client.write(bytes),
+      write: (bytes) => {
+        relayed = true;
+        return client.write(bytes);
+      },
       complete: release,
       unframed: (upgraded) => {
         serialise = false;
@@ -270,6 +282,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           // client's whole traffic on it, and its idle timeout means the client's idleness.
           const sharedPath = upstream === undefined ? options.sharedPath : undefined;
           const rewritten = rewriteHead(input.toString('latin1', offset, end), clientIp, sharedPath);
+          relayed = false;
           offset = end + HEAD_END.length;
           if (rewritten.shareable) {
             arrived();
@@ -313,9 +326,13 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
           }
         }
       }
-      // A body with a length not all here yet is timed from now (no timer for one that came whole
-      // with its head, as an order's does).
-      if (!inHead && framing.kind === 'length' && forwardBody) arriving();
+      // A body with a length not all here yet must keep coming: its idle time runs from now (no
+      // timer for one that came whole with its head, as an order's does). Timed from its head, a
+      // steady upload longer than the idle time got 408 where uWS serves it (found by a review).
+      if (!inHead && framing.kind === 'length' && forwardBody) {
+        arrived();
+        arriving();
+      }
     } catch (error) {
       if (error instanceof FramingError) fail(error.status, error.message);
       else throw error;
@@ -334,7 +351,7 @@ function handle(client: net.Socket, options: FrontSettings, lanes: GetLanes | un
     // A request still arriving gets its 408 here: this timer and the request's deadline run out
     // together when the request's first bytes came with the connection, and until 2026-11-28 this
     // one, firing first, ended the connection without the answer (found by a fuzz review).
-    else if (deadline !== undefined) fail(408, 'the request did not arrive in time');
+    else if (deadline !== undefined) late();
     else if (upstream === undefined && !awaiting) endClient();
   });
   client.on('data', (data: Buffer) => {

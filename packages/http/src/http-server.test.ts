@@ -171,6 +171,20 @@ describe('body errors', () => {
     expect(await call(`${simple.url}/echo`, postJson(deep))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
   });
 
+  it('answers a JSON body holding a lone UTF-16 surrogate (which jsonb refuses) with 400, and takes pairs', async () => {
+    const refused = { status: 400, body: { error: expect.stringContaining('surrogate pair') } };
+    for (const body of ['{"a":"\\ud800"}', '{"a":"x\\udfff"}', '{"\\uDBFF":1}', '{"a":"\\ud800\\u0041"}', '{"a":"\\udc00\\ud800"}', '{"a":"\\ud800\\ud800\\udc00"}', '{"a":"\\ud800 \\udc00"}']) {
+      expect([body, await call(`${simple.url}/echo`, postJson(body))]).toMatchObject([body, refused]);
+    }
+    // Pairs, escaped in either case, and text that only looks like an escape, pass.
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\ud83d\\ude00","b":"\\uD83D\\uDE00"}'))).toMatchObject({ status: 201, body: { got: { a: '😀', b: '😀' } } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\ud800"}'))).toMatchObject({ status: 201, body: { got: { a: '\\ud800' } } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\ud800\\\\udc00"}'))).toMatchObject(refused);
+    // However deep it nests (a walk of the parsed value overflowed the stack: a 500).
+    const deep = `${'['.repeat(20_000)}"\\ud83d\\ude00","\\ud83d"${']'.repeat(20_000)}`;
+    expect(await call(`${simple.url}/echo`, postJson(deep))).toMatchObject(refused);
+  });
+
   it('answers an empty body where JSON is required with 400', async () => {
     expect(await call(`${simple.url}/echo`, { method: 'POST' })).toMatchObject({ status: 400, body: { error: 'request body is required' } });
   });

@@ -109,7 +109,7 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
         throw new HttpError(400, 'invalid JSON body');
       }
       if (holdsNul(this.bodyText)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
-      if (mayHoldSurrogates(this.bodyText) && holdsLoneSurrogate(parsed)) {
+      if (holdsLoneSurrogate(this.bodyText)) {
         throw new HttpError(400, 'the JSON body must be valid Unicode: a \\uD800–\\uDFFF escape must be half of a surrogate pair');
       }
       this.#json = parsed;
@@ -132,17 +132,31 @@ function holdsNul(json: string): boolean {
   return false;
 }
 
-/** Whether JSON text has a `\uD…` escape at all (the cheap test before walking the value). */
-function mayHoldSurrogates(json: string): boolean {
-  return json.includes('\\ud') || json.includes('\\uD');
-}
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Whether any string or key in a parsed JSON value holds an unpaired UTF-16 surrogate. */
-function holdsLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value);
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
-  return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item));
+/**
+ * Whether valid JSON text holds an unpaired UTF-16 surrogate. Decoded UTF-8 has none of its own
+ * (a malformed sequence becomes U+FFFD), so only `\uD800`–`\uDFFF` escapes can make one: a high
+ * half must be followed at once by an escaped low half, and a low half must follow one. Read from
+ * the text in one pass, like holdsNul; walking the parsed value instead overflowed the stack on a
+ * deeply nested body (a 500 on a public route; found by a review).
+ */
+function holdsLoneSurrogate(json: string): boolean {
+  if (!json.includes('\\ud') && !json.includes('\\uD')) return false;
+  /** Where the low half of the last high half must start, or -1. */
+  let lowAt = -1;
+  SURROGATE_ESCAPE.lastIndex = 0;
+  for (let match = SURROGATE_ESCAPE.exec(json); match !== null; match = SURROGATE_ESCAPE.exec(json)) {
+    let backslashes = 0;
+    for (let i = match.index; i >= 0 && json.charCodeAt(i) === 92; i--) backslashes++;
+    // An escaped backslash and then the text "ud800" is no escape.
+    if (backslashes % 2 === 0) continue;
+    const high = Number.parseInt(match[0].slice(2), 16) < 0xdc00;
+    if (lowAt !== -1) {
+      if (high || match.index !== lowAt) return true;
+      lowAt = -1;
+    } else if (high) lowAt = match.index + 6;
+    else return true;
+  }
+  return lowAt !== -1;
 }

@@ -37,9 +37,9 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
     },
     { method: 'GET', path: '/fee-rate', handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }) },
     {
-      // A client given a builder code reads the builder's fee rates before every market order and
-      // every BUY capped by `userUSDCBalance`; with throwOnError a 404 here stopped those orders
-      // before they were sent (until 2026-11-28). Any code may be put in an order and pmx charges
+      // A client given a builder code reads the builder's fee rates (once per code) before its
+      // first market order or BUY capped by `userUSDCBalance`; with throwOnError a 404 here stopped
+      // those orders before they were sent (until 2026-11-28). Any code may be put in an order and pmx charges
       // no fees, so every well-formed code has rates of 0.
       method: 'GET',
       path: '/fees/builder-fees/:builder_code',
