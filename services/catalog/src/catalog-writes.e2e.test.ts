@@ -303,6 +303,33 @@ describe('POST /comments', () => {
 });
 
 describe('holders and positions', () => {
+  it('lists a position once on a series comment whose market sits in two of its events', async () => {
+    const book = await h.orderBookMarket();
+    const [e1, e2] = [await created('/operator/events', { title: 'Twice A' }), await created('/operator/events', { title: 'Twice B' })];
+    await created('/operator/markets', { conditionId: book.conditionId, eventIds: [Number(e1.id), Number(e2.id)] });
+    const series = await created('/operator/series', { title: 'Twice S', eventIds: [Number(e1.id), Number(e2.id)] });
+    const holder = '0x00000000000000000000000000000000000000c7';
+    await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address) VALUES ('twice', 'Series', ${series.id}, ${holder})`;
+    await h.db.sql`INSERT INTO positions (address, asset, market, token, size) VALUES (${holder}, ${book.tokens[0]}, ${book.conditionId}, 0, 5000000)`;
+    await eventually(async () => expect((await h.get(`/comments?parent_entity_type=Series&parent_entity_id=${series.id}`)).body).toHaveLength(1));
+    await h.app.positions.refresh();
+    const [comment] = (await h.get(`/comments?parent_entity_type=Series&parent_entity_id=${series.id}&holders_only=true`)).body;
+    // Listed twice until 2026-11-28 (found by a review).
+    expect(comment.profile.positions).toEqual([{ tokenId: book.tokens[0], positionSize: '5000000' }]);
+  });
+
+  it('orders events with equal volumes as shown by ascending id, however their markets add up', async () => {
+    const [a, b] = [await created('/operator/events', { title: 'Tie A' }), await created('/operator/events', { title: 'Tie B' })];
+    await created('/operator/markets', { question: 'Tie A market', eventIds: [Number(a.id)], volume: 0.3 });
+    await created('/operator/markets', { question: 'Tie B market 1', eventIds: [Number(b.id)], volume: 0.1 });
+    await created('/operator/markets', { question: 'Tie B market 2', eventIds: [Number(b.id)], volume: 0.2 });
+    // 0.1 + 0.2 is 0.30000000000000004: B sorted first until 2026-11-28 (found by a review).
+    for (const ascending of [true, false]) {
+      const listed = (await h.get(`/events?id=${a.id}&id=${b.id}&order=volume&ascending=${ascending}`)).body;
+      expect(listed.map((e: { id: string; volume: number }) => [e.id, e.volume])).toEqual([[a.id, 0.3], [b.id, 0.3]]);
+    }
+  });
+
   it('holders_only keeps comments whose author holds a token of the entity’s markets; profiles carry positions', async () => {
     const book = await h.orderBookMarket();
     const event = await created('/operator/events', { title: 'Held event' });

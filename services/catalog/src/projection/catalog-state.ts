@@ -37,7 +37,7 @@ export class CatalogState {
   readonly series = new RecordTable<SeriesRecord, 'slug'>({ slug: (s) => s.slug });
   readonly events = new RecordTable<EventRecord, 'slug'>({ slug: (e) => e.slug });
   readonly markets = new RecordTable<MarketRecord, 'slug' | 'conditionId'>({ slug: (m) => m.slug, conditionId: (m) => m.conditionId });
-  readonly profiles = new RecordTable<ProfileRecord, 'proxyWallet' | 'baseAddress'>({ proxyWallet: (p) => p.proxyWallet, baseAddress: (p) => p.baseAddress });
+  readonly profiles = new RecordTable<ProfileRecord, 'proxyWallet' | 'baseAddress'>({ proxyWallet: (p) => p.proxyWallet, baseAddress: (p) => p.baseAddress }, ['baseAddress']);
   readonly comments = new RecordTable<CommentRecord, never>({});
   /** Top-level comment ids by entityKey. */
   readonly threads = new Map<string, Set<number>>();
@@ -239,6 +239,13 @@ export class CatalogState {
         count++;
       }
       if (count > 0) value.competitive /= count;
+      // As shown (6 decimals), so that sorting sees what a reader sees: the raw sums differ in
+      // their last bits (0.1 + 0.2 against 0.3), and equal shown volumes were not ordered by
+      // ascending id as documented (until 2026-11-28; found by a review).
+      value.volume = round6(value.volume);
+      value.volume24hr = round6(value.volume24hr);
+      value.liquidity = round6(value.liquidity);
+      value.competitive = round6(value.competitive);
       this.aggregatesMemo.set(eventId, value);
     }
     return value;
@@ -248,9 +255,10 @@ export class CatalogState {
   marketsOfEntity(type: CommentRecord['parentEntityType'], id: number): number[] {
     if (type === 'market') return this.markets.has(id) ? [id] : [];
     if (type === 'Event') return [...this.eventMarkets.of(id)];
-    const out: number[] = [];
-    for (const eventId of this.seriesEvents.of(id)) for (const marketId of this.eventMarkets.of(eventId)) out.push(marketId);
-    return out;
+    // A market in two of the series' events counts once (its positions were listed twice).
+    const out = new Set<number>();
+    for (const eventId of this.seriesEvents.of(id)) for (const marketId of this.eventMarkets.of(eventId)) out.add(marketId);
+    return [...out];
   }
 
   entityExists(type: CommentRecord['parentEntityType'], id: number): boolean {
@@ -340,4 +348,9 @@ function addTo<K>(map: Map<K, Set<number>>, key: K, id: number): void {
 function removeFrom<K>(map: Map<K, Set<number>>, key: K, id: number): void {
   const set = map.get(key);
   if (set !== undefined && set.delete(id) && set.size === 0) map.delete(key);
+}
+
+/** A figure to 6 decimals, as the catalog shows totals. */
+export function round6(value: number): number {
+  return Number(value.toFixed(6));
 }

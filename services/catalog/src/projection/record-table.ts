@@ -6,7 +6,17 @@ export class RecordTable<T extends { id: number }, K extends string> {
   private readonly byId = new Map<number, T>();
   private readonly byKey = new Map<K, Map<string, T>>();
 
-  constructor(private readonly keyOf: Readonly<Record<K, (record: T) => string | null>>) {
+  /**
+   * @param shared keys several records may hold at once (a profile's base address: one signer,
+   *   several proxy wallets): `find` answers the lowest id among them, whatever the order they
+   *   were stored in, and another one when that one lets go of the key. Until 2026-11-28 the last
+   *   stored won, and the key was dropped from the index when any holder let go of it (a profile
+   *   still holding it answered 404; found by a review).
+   */
+  constructor(
+    private readonly keyOf: Readonly<Record<K, (record: T) => string | null>>,
+    private readonly shared: readonly K[] = [],
+  ) {
     for (const key of Object.keys(keyOf) as K[]) this.byKey.set(key, new Map());
   }
 
@@ -36,7 +46,9 @@ export class RecordTable<T extends { id: number }, K extends string> {
     this.byId.set(record.id, record);
     for (const [key, index] of this.byKey) {
       const value = this.keyOf[key](record);
-      if (value !== null) index.set(value, record);
+      if (value === null) continue;
+      const holder = index.get(value);
+      if (holder === undefined || !this.shared.includes(key) || record.id < holder.id) index.set(value, record);
     }
     return old;
   }
@@ -47,7 +59,12 @@ export class RecordTable<T extends { id: number }, K extends string> {
     this.byId.delete(id);
     for (const [key, index] of this.byKey) {
       const value = this.keyOf[key](old);
-      if (value !== null && index.get(value) === old) index.delete(value);
+      if (value === null || index.get(value) !== old) continue;
+      index.delete(value);
+      if (!this.shared.includes(key)) continue;
+      let next: T | undefined;
+      for (const record of this.byId.values()) if (this.keyOf[key](record) === value && (next === undefined || record.id < next.id)) next = record;
+      if (next !== undefined) index.set(value, next);
     }
     return old;
   }

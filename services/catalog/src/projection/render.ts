@@ -98,10 +98,10 @@ export class CatalogRenderer {
     return {
       ...eventFields(event, single),
       closedTime: event.closedTime ?? undefined,
-      volume: round6(totals.volume),
-      volume24hr: round6(totals.volume24hr),
-      liquidity: round6(totals.liquidity),
-      competitive: round6(totals.competitive),
+      volume: totals.volume,
+      volume24hr: totals.volume24hr,
+      liquidity: totals.liquidity,
+      competitive: totals.competitive,
     };
   }
 
@@ -267,9 +267,6 @@ function eventFields(event: EventRecord, withCreationDate: boolean): Record<stri
 }
 
 /** Sums of 6-decimal amounts, without floating-point dust. */
-function round6(value: number): number {
-  return Number(value.toFixed(6));
-}
 
 function byId(a: { id: number }, b: { id: number }): number {
   return a.id - b.id;
