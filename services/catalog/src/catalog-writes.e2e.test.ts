@@ -318,6 +318,30 @@ describe('holders and positions', () => {
     expect(comment.profile.positions).toEqual([{ tokenId: book.tokens[0], positionSize: '5000000' }]);
   });
 
+  it("shows a comment's positions in the markets its event has now, as links come and go", async () => {
+    const [held, other] = [await h.orderBookMarket(), await h.orderBookMarket()];
+    const event = await created('/operator/events', { title: 'Relinked event' });
+    const series = await created('/operator/series', { title: 'Relinked series', eventIds: [Number(event.id)] });
+    const m1 = await created('/operator/markets', { conditionId: other.conditionId, eventIds: [Number(event.id)] });
+    const m2 = await created('/operator/markets', { conditionId: held.conditionId });
+    const holder = '0x00000000000000000000000000000000000000c8';
+    for (const [type, id] of [['Event', event.id], ['Series', series.id]]) {
+      await h.db.sql`INSERT INTO catalog_comments (body, parent_entity_type, parent_entity_id, user_address) VALUES ('relinked', ${type}, ${id}, ${holder})`;
+    }
+    await h.db.sql`INSERT INTO positions (address, asset, market, token, size) VALUES (${holder}, ${held.tokens[0]}, ${held.conditionId}, 0, 3000000)`;
+    const paths = [`/comments?parent_entity_type=Event&parent_entity_id=${event.id}`, `/comments?parent_entity_type=Series&parent_entity_id=${series.id}`];
+    for (const path of paths) await eventually(async () => expect((await h.get(path)).body).toHaveLength(1));
+    await h.app.positions.refresh();
+    const positions = async () => Promise.all(paths.map(async (path) => (await h.get(path)).body[0].profile.positions));
+    expect(await positions()).toEqual([[], []]);
+    // Until 2026-11-28 the comments' JSON kept the positions of the links it was made with.
+    const position = [{ tokenId: held.tokens[0], positionSize: '3000000' }];
+    expect((await h.operator('PATCH', `/operator/events/${event.id}`, { marketIds: [Number(m1.id), Number(m2.id)] })).status).toBe(200);
+    expect(await positions()).toEqual([position, position]);
+    expect((await h.operator('PATCH', `/operator/events/${event.id}`, { marketIds: [Number(m1.id)] })).status).toBe(200);
+    expect(await positions()).toEqual([[], []]);
+  });
+
   it('orders events with equal volumes as shown by ascending id, however their markets add up', async () => {
     const [a, b] = [await created('/operator/events', { title: 'Tie A' }), await created('/operator/events', { title: 'Tie B' })];
     await created('/operator/markets', { question: 'Tie A market', eventIds: [Number(a.id)], volume: 0.3 });

@@ -100,12 +100,17 @@ export class CatalogState {
   }
 
   putMarket(market: MarketRecord): void {
-    this.markets.put(market);
+    const old = this.markets.put(market);
     this.touchMarket(market.id);
+    // Relinked to another order-book market: other tokens, so other positions in comments.
+    if (old === undefined || old.tokens.join() !== market.tokens.join()) this.clearCommentsHeldThrough(market.id);
   }
 
   dropMarket(id: number): void {
-    if (this.markets.drop(id) !== undefined) this.touchMarket(id);
+    if (this.markets.drop(id) !== undefined) {
+      this.touchMarket(id);
+      this.clearCommentsHeldThrough(id);
+    }
   }
 
   putProfile(profile: ProfileRecord): void {
@@ -150,6 +155,7 @@ export class CatalogState {
         v.event++;
         this.clearEvent(a);
         this.clearMarket(b);
+        this.clearCommentsOnEvent(a);
         break;
       case 'catalog_event_tags':
         v.market++; // markets carry their events' tags
@@ -164,6 +170,7 @@ export class CatalogState {
         v.event++;
         clear(this.series.get(a));
         this.clearEvent(b);
+        this.clearCommentsOn('Series', a);
         break;
     }
   }
@@ -325,6 +332,31 @@ export class CatalogState {
 
   private clearMarket(id: number): void {
     clear(this.markets.get(id));
+  }
+
+  /**
+   * Comments carry their authors' positions in the markets of the entity they hang on: when which
+   * markets those are changes (a link, a market relinked or gone), the comments' JSON goes too.
+   * Until 2026-11-28 it stayed, and showed positions `holders_only` no longer agreed with (found by
+   * a review).
+   */
+  private clearCommentsOn(type: CommentRecord['parentEntityType'], id: number): void {
+    for (const commentId of this.threads.get(entityKey(type, id)) ?? NO_IDS) {
+      this.clearComment(commentId);
+      for (const replyId of this.replies.get(commentId) ?? NO_IDS) this.clearComment(replyId);
+    }
+  }
+
+  /** The comments on an event and on the series it is in. */
+  private clearCommentsOnEvent(eventId: number): void {
+    this.clearCommentsOn('Event', eventId);
+    for (const seriesId of this.seriesEvents.to(eventId)) this.clearCommentsOn('Series', seriesId);
+  }
+
+  /** The comments on a market and on every event (and series) it is in. */
+  private clearCommentsHeldThrough(marketId: number): void {
+    this.clearCommentsOn('market', marketId);
+    for (const eventId of this.eventMarkets.to(marketId)) this.clearCommentsOnEvent(eventId);
   }
 
   private clearComment(id: number): void {
