@@ -131,8 +131,7 @@ describe('pmx', () => {
         if (closeEarly) child.stdout!.destroy();
         let stderr = '';
         child.stderr!.on('data', (chunk) => (stderr += chunk));
-        // Its own lines only (the signing module names its backend on stderr as it loads).
-        child.on('close', (code) => resolve({ code, stderr: stderr.split('\n').filter((line) => !line.startsWith('[signing]')).join('\n') }));
+        child.on('close', (code) => resolve({ code, stderr }));
       });
     const address = `0x${randomBytes(20).toString('hex')}`;
     const full = openSync('/dev/full', 'w');

@@ -3,7 +3,9 @@
 
 import { availableParallelism } from 'node:os';
 import { ADDRESS_HEX } from '@pmx/codec';
-import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing';
+// The constants alone: the package's index loads the native recovery addon (and logs which), which
+// the `pmx` command line, reading this config, has no use for.
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing/exchanges';
 import { ConfigError, connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
