@@ -79,8 +79,11 @@ export function clobRateLimits(): ClobRateLimits {
     const edgeLimiters = [general, ...ipWindows];
     const ipWindowsHook = rateLimitGroupsHook<any>([{ limiters: edgeLimiters, key: byIp }]);
     const ipHook: Hook<any> = (ctx) => {
+      // Read before the windows count: read after, a 10 s boundary in between gave the count back
+      // into the next window, where it belonged to another request (found by a review).
+      const at = Date.now();
       ipWindowsHook(ctx);
-      countedAt.set(ctx, Date.now());
+      countedAt.set(ctx, at);
     };
     const keyWindows = rateLimitGroupsHook<ApiKeyLocals>([{ limiters: windows(), key: byApiKey }]);
     // A write the key's windows refuse gives back what the edge counted: a bot retrying a key over

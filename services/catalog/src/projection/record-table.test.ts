@@ -28,6 +28,19 @@ describe('RecordTable', () => {
     }
   });
 
+  it('reads only the records that share a value when one lets go of it, not every record', () => {
+    let reads = 0;
+    const rows = new RecordTable<Row, 'wallet' | 'base'>({ wallet: (r) => r.wallet, base: (r) => (reads++, r.base) }, ['base']);
+    const count = 2_000;
+    for (let id = 1; id <= count; id++) rows.put({ id, wallet: `w${id}`, base: `b${id}` });
+    reads = 0;
+    // Every profile edited once (a name, say), as one batch of updates brings them: each drop and
+    // put reads its own record's keys, never the whole table (a scan per drop read 4 million).
+    for (let id = 1; id <= count; id++) rows.put({ id, wallet: `w${id}`, base: `b${id}` });
+    expect(reads).toBeLessThanOrEqual(2 * count);
+    expect(rows.find('base', 'b7')?.id).toBe(7);
+  });
+
   it('leaves a unique key to the record that took it last (two slugs swapped within one batch)', () => {
     const rows = table();
     rows.put({ id: 1, wallet: 'a', base: null });

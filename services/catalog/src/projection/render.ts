@@ -266,8 +266,6 @@ function eventFields(event: EventRecord, withCreationDate: boolean): Record<stri
   };
 }
 
-/** Sums of 6-decimal amounts, without floating-point dust. */
-
 function byId(a: { id: number }, b: { id: number }): number {
   return a.id - b.id;
 }
