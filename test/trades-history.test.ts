@@ -97,4 +97,36 @@ describe('trades and history through the front end', () => {
     expect(await checkLedger(h.sql)).toEqual([]);
     h.expectConsistent();
   });
+
+  it('a proxy moved to another signer leaves its past trades with the old signer, also across a restart', async () => {
+    const { yes } = await h.createMarket();
+    const [alice, bob, other] = [new Trader(h.url), new Trader(h.url), new Trader(h.url)];
+    for (const trader of [alice, bob, other]) await trader.createApiKey();
+    const proxy = `0x${alice.address.slice(2, 10)}${'ab'.repeat(16)}`.toLowerCase();
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    await h.deposit(proxy, 20n * USDC);
+    await h.deposit(other.address, 20n * USDC, yes);
+    await other.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 10) });
+    const before = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy });
+    const ids = async (trader: Trader) => ((await trader.authed('GET', '/data/trades')).body.data as { id: string }[]).map((t) => t.id);
+    await expect.poll(() => ids(alice), { timeout: 15_000 }).toEqual([before.body.tradeIDs[0]]);
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: bob.address, signature_type: 2, replace: true })).status).toBe(201);
+    const after = await bob.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy });
+    await expect.poll(() => ids(bob), { timeout: 15_000 }).toEqual([after.body.tradeIDs[0]]);
+    // Until 2026-11-28 Alice's list lost her trade and Bob's showed it (the proxy's signer of now).
+    expect(await ids(alice)).toEqual([before.body.tradeIDs[0]]);
+    // The spans are kept in Postgres: a restart shows the same.
+    await h.restart();
+    for (const trader of [alice, bob, other]) trader.baseUrl = h.url;
+    expect([await ids(alice), await ids(bob)]).toEqual([[before.body.tradeIDs[0]], [after.body.tradeIDs[0]]]);
+    // And back to Alice: her two spans, Bob's one.
+    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, replace: true })).status).toBe(201);
+    const again = await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5), signatureType: 2, maker: proxy });
+    const lift = await other.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5) });
+    expect([again.body.status, lift.body.status]).toEqual(['live', 'matched']);
+    await expect.poll(async () => (await ids(alice)).sort(), { timeout: 15_000 }).toEqual([before.body.tradeIDs[0], lift.body.tradeIDs[0]].sort());
+    expect(await ids(bob)).toEqual([after.body.tradeIDs[0]]);
+    expect(await checkLedger(h.sql)).toEqual([]);
+    h.expectConsistent();
+  });
 });

@@ -49,10 +49,13 @@ export interface Trade {
 export interface TradeQuery {
   address: string;
   /**
-   * The proxy wallets the caller signs for (signature types 1 and 2): their orders are funded,
-   * and so traded, under the proxy's address, yet they are the caller's trades.
+   * The proxy wallets the caller signs or signed for (signature types 1 and 2), each with the span
+   * (ms, `from` inclusive, `until` exclusive) in which it did: their orders are funded, and so
+   * traded, under the proxy's address, yet the trades matched in that span are the caller's. Until
+   * 2026-11-28 a proxy's whole history went to its signer of now, so a proxy moved to another
+   * signer took the old signer's trades along (found by a review).
    */
-  proxies?: readonly string[];
+  proxies?: readonly { proxy: string; from: number; until: number }[];
   id?: string;
   /** Taker address. */
   taker?: string;
@@ -157,7 +160,9 @@ function pageBounds(offset: number | undefined, limit: number | undefined): { of
 
 export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage> {
   const { offset, limit } = pageBounds(query.offset, query.limit);
-  const mine = [...new Set([query.address, ...(query.proxies ?? [])].map((a) => a.toLowerCase()))];
+  const address = query.address.toLowerCase();
+  const spans = [{ proxy: address, from: Number.NEGATIVE_INFINITY, until: Number.POSITIVE_INFINITY }, ...(query.proxies ?? []).map((span) => ({ ...span, proxy: span.proxy.toLowerCase() }))];
+  const mine = [...new Set(spans.map((span) => span.proxy))];
   // The filters on the trade, in every branch below.
   const filters = sql`
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
@@ -173,16 +178,20 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
   // trade of the caller was joined and sorted first: a market maker's first page grew with its
   // whole history (≈ 0.2 s at 4,600 trades).
   const reach = offset + limit + 1;
-  const branches = mine.flatMap((address) => [
-    sql`(SELECT t.trade_id, t.match_time, t.shard, t.seq FROM trades t
-          WHERE t.taker_address = ${address} ${filters}
-          ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC LIMIT ${reach})`,
-    // A trade with several of the address's fills counts once: its first such fill stands for it.
-    sql`(SELECT f.trade_id, f.match_time, f.shard, f.seq FROM trade_fills f JOIN trades t ON t.trade_id = f.trade_id
-          WHERE f.maker_address = ${address} ${filters}
-            AND f.idx = (SELECT min(f2.idx) FROM trade_fills f2 WHERE f2.trade_id = f.trade_id AND f2.maker_address = f.maker_address)
-          ORDER BY f.match_time DESC, f.shard DESC, f.seq DESC LIMIT ${reach})`,
-  ]);
+  const branches = spans.flatMap(({ proxy: address, from, until }) => {
+    const span = sql`${Number.isFinite(from) ? sql`AND t.match_time >= ${new Date(from)}` : sql``}
+                     ${Number.isFinite(until) ? sql`AND t.match_time < ${new Date(until)}` : sql``}`;
+    return [
+      sql`(SELECT t.trade_id, t.match_time, t.shard, t.seq FROM trades t
+            WHERE t.taker_address = ${address} ${filters} ${span}
+            ORDER BY t.match_time DESC, t.shard DESC, t.seq DESC LIMIT ${reach})`,
+      // A trade with several of the address's fills counts once: its first such fill stands for it.
+      sql`(SELECT f.trade_id, f.match_time, f.shard, f.seq FROM trade_fills f JOIN trades t ON t.trade_id = f.trade_id
+            WHERE f.maker_address = ${address} ${filters} ${span}
+              AND f.idx = (SELECT min(f2.idx) FROM trade_fills f2 WHERE f2.trade_id = f.trade_id AND f2.maker_address = f.maker_address)
+            ORDER BY f.match_time DESC, f.shard DESC, f.seq DESC LIMIT ${reach})`,
+    ];
+  });
   const rows = await pageOf(sql, branches, offset, limit, sql`false`);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;

@@ -149,7 +149,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     }),
     ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),
-    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.of(signer)),
+    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
     ...balanceRoutes(core.risk, markets, [apiKey, whole], [config.exchangeAddress, config.negRiskExchangeAddress], (signer, type) => proxies.ofType(signer, type)),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),

@@ -10,6 +10,13 @@ export interface ProxyWallet {
   signatureType: 1 | 2;
 }
 
+/** A span in which `signer` signed for `proxy`: ms, `from` inclusive, `until` exclusive. */
+export interface ProxySpan {
+  proxy: string;
+  from: number;
+  until: number;
+}
+
 /** The proxy is registered to another signer or type, and the request did not ask to replace it. */
 export class ProxyConflict extends Error {
   constructor(readonly current: ProxyWallet) {
@@ -27,6 +34,10 @@ export class ProxyUnsettled extends Error {
 export class ProxyWallets {
   private readonly byProxy = new Map<string, ProxyWallet>();
   private readonly bySigner = new Map<string, Set<string>>();
+  /** When each proxy's current signer took it (ms; -Infinity: from its registration on). */
+  private readonly since = new Map<string, number>();
+  /** Past signers' spans, by signer (proxy_wallet_history). */
+  private readonly past = new Map<string, ProxySpan[]>();
   /** Registrations of a proxy one at a time: two overlapping upserts could leave memory on one signer and the row on the other. */
   private readonly turns = new KeyedTurns();
   /** Proxies being moved to another signer: nobody controls them meanwhile. */
@@ -36,17 +47,31 @@ export class ProxyWallets {
     private readonly sql: Sql,
     /** How long a registration whose answer was lost is sent again before it fails unsettled. */
     private readonly settleMs = 10_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.sql<{ proxy: string; signer: string; signature_type: number }[]>`SELECT proxy, signer, signature_type FROM proxy_wallets`;
-    for (const row of rows) this.remember({ proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 });
+    // Epoch ms as text (±Infinity for ±infinity): a Date cannot hold '-infinity'.
+    const ms = (column: string) => this.sql.unsafe(`CASE WHEN isfinite(${column}) THEN (extract(epoch FROM ${column}) * 1000)::bigint::text WHEN ${column} > now() THEN 'Infinity' ELSE '-Infinity' END`);
+    const [rows, history] = await Promise.all([
+      this.sql<{ proxy: string; signer: string; signature_type: number; since: string }[]>`SELECT proxy, signer, signature_type, ${ms('since')} AS since FROM proxy_wallets`,
+      this.sql<{ proxy: string; signer: string; since: string; until: string }[]>`SELECT proxy, signer, ${ms('since')} AS since, ${ms('until')} AS until FROM proxy_wallet_history`,
+    ]);
+    for (const row of rows) this.remember({ proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 }, Number(row.since));
+    for (const row of history) this.rememberPast(row.signer, { proxy: row.proxy, from: Number(row.since), until: Number(row.until) });
   }
 
-  private remember(wallet: ProxyWallet): void {
+  private rememberPast(signer: string, span: ProxySpan): void {
+    let spans = this.past.get(signer);
+    if (spans === undefined) this.past.set(signer, (spans = []));
+    spans.push(span);
+  }
+
+  private remember(wallet: ProxyWallet, since: number): void {
     const before = this.byProxy.get(wallet.proxy);
     if (before !== undefined) this.bySigner.get(before.signer)?.delete(wallet.proxy);
     this.byProxy.set(wallet.proxy, wallet);
+    this.since.set(wallet.proxy, since);
     let proxies = this.bySigner.get(wallet.signer);
     if (proxies === undefined) this.bySigner.set(wallet.signer, (proxies = new Set()));
     proxies.add(wallet.proxy);
@@ -73,16 +98,32 @@ export class ProxyWallets {
       let unsettled = false;
       try {
         if (move) await options.beforeMove?.(record.proxy);
+        // The moment of a move, once the old signer's orders are closed: its trades matched before,
+        // the new signer's from then on (proxy_wallet_history, migration 016).
+        const at = this.now();
+        const atTime = new Date(at);
         // Sent again while its answer is lost (settledWrite), for up to 10 s: a lost answer used to
         // leave the old signer in control here while Postgres had the new one (its orders then
         // outlived a restart). Still unsettled, a move leaves the proxy to nobody until a retry.
+        // Sent again, it finds the signer moved already and changes nothing.
         await settledWrite(
-          () => this.sql`
-            INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
-            ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type`,
+          () =>
+            this.sql.begin(async (tx) => {
+              // The row locked first, so a move by another front end meanwhile is seen as done.
+              await tx`SELECT 1 FROM proxy_wallets WHERE proxy = ${record.proxy} FOR UPDATE`;
+              await tx`
+                INSERT INTO proxy_wallet_history (proxy, signer, since, until)
+                SELECT proxy, signer, since, ${atTime} FROM proxy_wallets WHERE proxy = ${record.proxy} AND signer <> ${record.signer}
+                ON CONFLICT DO NOTHING`;
+              await tx`
+                INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
+                ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type,
+                  since = CASE WHEN proxy_wallets.signer <> EXCLUDED.signer THEN ${atTime}::timestamptz ELSE proxy_wallets.since END`;
+            }),
           { deadlineMs: this.settleMs },
         );
-        this.remember(record);
+        if (move) this.rememberPast(current.signer, { proxy: record.proxy, from: this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY, until: at });
+        this.remember(record, move ? at : (this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY));
       } catch (error) {
         if (!(error instanceof OutcomeUnknown)) throw error;
         unsettled = move;
@@ -97,6 +138,12 @@ export class ProxyWallets {
   /** The proxies `signer` signs for (lower-case). */
   of(signer: string): string[] {
     return [...(this.bySigner.get(signer.toLowerCase()) ?? [])];
+  }
+
+  /** The spans in which `signer` signed for a proxy: those of now, and those before a move away. */
+  spansOf(signer: string): ProxySpan[] {
+    const now = this.of(signer).map((proxy) => ({ proxy, from: this.since.get(proxy) ?? Number.NEGATIVE_INFINITY, until: Number.POSITIVE_INFINITY }));
+    return [...now, ...(this.past.get(signer.toLowerCase()) ?? [])];
   }
 
   /** The proxies `signer` signs for with this signature type (lower-case). */

@@ -57,7 +57,7 @@ function tokenIdsOnly(ids: readonly string[]): void {
   if (condition !== undefined) throw new HttpError(400, `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`);
 }
 
-export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>, proxiesOf: (signer: string) => readonly string[]): Route<ApiKeyLocals>[] {
+export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>, proxiesOf: (signer: string) => readonly { proxy: string; from: number; until: number }[]): Route<ApiKeyLocals>[] {
   const history = (): ClickHouseClient => {
     if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
     return ch;
