@@ -98,34 +98,36 @@ describe('trades and history through the front end', () => {
     h.expectConsistent();
   });
 
-  it('a proxy moved to another signer leaves its past trades with the old signer, also across a restart', async () => {
+  it('a proxy moved to another signer leaves its past trades with the old signer, taker and maker as they were, also across a restart', async () => {
     const { yes } = await h.createMarket();
     const [alice, bob, other] = [new Trader(h.url), new Trader(h.url), new Trader(h.url)];
     for (const trader of [alice, bob, other]) await trader.createApiKey();
     const proxy = `0x${alice.address.slice(2, 10)}${'ab'.repeat(16)}`.toLowerCase();
     expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
     await h.deposit(proxy, 20n * USDC);
-    await h.deposit(other.address, 20n * USDC, yes);
-    await other.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 10) });
-    const before = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy });
-    const ids = async (trader: Trader) => ((await trader.authed('GET', '/data/trades')).body.data as { id: string }[]).map((t) => t.id);
-    await expect.poll(() => ids(alice), { timeout: 15_000 }).toEqual([before.body.tradeIDs[0]]);
+    for (const trader of [alice, bob, other]) await h.deposit(trader.address, 20n * USDC, yes);
+    await h.deposit(other.address, 20n * USDC);
+    // Alice's proxy takes Bob's own ask; the proxy moves to Bob; Bob's proxy takes Alice's own ask.
+    await bob.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
+    const t1 = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy })).body.tradeIDs[0] as string;
     expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: bob.address, signature_type: 2, replace: true })).status).toBe(201);
-    const after = await bob.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy });
-    await expect.poll(() => ids(bob), { timeout: 15_000 }).toEqual([after.body.tradeIDs[0]]);
-    // Until 2026-11-28 Alice's list lost her trade and Bob's showed it (the proxy's signer of now).
-    expect(await ids(alice)).toEqual([before.body.tradeIDs[0]]);
+    await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.41', 5) });
+    const t2 = (await bob.placeOrder({ tokenId: yes, ...limit('BUY', '0.41', 5), signatureType: 2, maker: proxy })).body.tradeIDs[0] as string;
+    const seen = async (trader: Trader) => ((await trader.authed('GET', '/data/trades')).body.data as { id: string; type: string }[]).map((t) => `${t.id} ${t.type}`).sort();
+    const expected = { alice: [`${t1} TAKER`, `${t2} MAKER`].sort(), bob: [`${t1} MAKER`, `${t2} TAKER`].sort() };
+    // Until 2026-11-28 the proxy's whole history went to its signer of now, and a proxy the caller
+    // signs or signed for at any time made it the taker of any trade the proxy took.
+    await expect.poll(async () => ({ alice: await seen(alice), bob: await seen(bob) }), { timeout: 15_000 }).toEqual(expected);
     // The spans are kept in Postgres: a restart shows the same.
     await h.restart();
     for (const trader of [alice, bob, other]) trader.baseUrl = h.url;
-    expect([await ids(alice), await ids(bob)]).toEqual([[before.body.tradeIDs[0]], [after.body.tradeIDs[0]]]);
-    // And back to Alice: her two spans, Bob's one.
+    expect({ alice: await seen(alice), bob: await seen(bob) }).toEqual(expected);
+    // And back to Alice: her second span holds the proxy's next trade (a maker's, here).
     expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, replace: true })).status).toBe(201);
-    const again = await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5), signatureType: 2, maker: proxy });
-    const lift = await other.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5) });
-    expect([again.body.status, lift.body.status]).toEqual(['live', 'matched']);
-    await expect.poll(async () => (await ids(alice)).sort(), { timeout: 15_000 }).toEqual([before.body.tradeIDs[0], lift.body.tradeIDs[0]].sort());
-    expect(await ids(bob)).toEqual([after.body.tradeIDs[0]]);
+    await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5), signatureType: 2, maker: proxy });
+    const t3 = (await other.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5) })).body.tradeIDs[0] as string;
+    await expect.poll(() => seen(alice), { timeout: 15_000 }).toEqual([...expected.alice, `${t3} MAKER`].sort());
+    expect(await seen(bob)).toEqual(expected.bob);
     expect(await checkLedger(h.sql)).toEqual([]);
     h.expectConsistent();
   });

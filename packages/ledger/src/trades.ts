@@ -162,7 +162,6 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
   const { offset, limit } = pageBounds(query.offset, query.limit);
   const address = query.address.toLowerCase();
   const spans = [{ proxy: address, from: Number.NEGATIVE_INFINITY, until: Number.POSITIVE_INFINITY }, ...(query.proxies ?? []).map((span) => ({ ...span, proxy: span.proxy.toLowerCase() }))];
-  const mine = [...new Set(spans.map((span) => span.proxy))];
   // The filters on the trade, in every branch below.
   const filters = sql`
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
@@ -195,7 +194,10 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
   const rows = await pageOf(sql, branches, offset, limit, sql`false`);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
-  const data = await withMakers(sql, page, (row) => (mine.includes(row.taker_address) ? 'TAKER' : 'MAKER'));
+  // The caller took the trade if its taker address was the caller's own, or a proxy the caller
+  // signed for when the trade matched (not merely one it signs or signed for at some time).
+  const took = (row: TradeRow) => spans.some((span) => span.proxy === row.taker_address && row.match_time.getTime() >= span.from && row.match_time.getTime() < span.until);
+  const data = await withMakers(sql, page, (row) => (took(row) ? 'TAKER' : 'MAKER'));
   return { data, limit, count: data.length, nextOffset: more ? offset + limit : null };
 }
 

@@ -99,8 +99,11 @@ export class ProxyWallets {
       try {
         if (move) await options.beforeMove?.(record.proxy);
         // The moment of a move, once the old signer's orders are closed: its trades matched before,
-        // the new signer's from then on (proxy_wallet_history, migration 016).
-        const at = this.now();
+        // the new signer's from then on (proxy_wallet_history, migration 016). Trades are stamped
+        // in ms: the moment is the next ms, and the new signer takes control only once it has come,
+        // so no trade of either shares it (a trade matched in the ms of the move went to the new
+        // signer; found by a review).
+        const at = this.now() + 1;
         const atTime = new Date(at);
         // Sent again while its answer is lost (settledWrite), for up to 10 s: a lost answer used to
         // leave the old signer in control here while Postgres had the new one (its orders then
@@ -109,7 +112,11 @@ export class ProxyWallets {
         await settledWrite(
           () =>
             this.sql.begin(async (tx) => {
-              // The row locked first, so a move by another front end meanwhile is seen as done.
+              // The row made (a first registration) and locked first, so a registration or a move
+              // by another front end meanwhile is seen as done, and the signer it set gets its span.
+              await tx`
+                INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
+                ON CONFLICT DO NOTHING`;
               await tx`SELECT 1 FROM proxy_wallets WHERE proxy = ${record.proxy} FOR UPDATE`;
               await tx`
                 INSERT INTO proxy_wallet_history (proxy, signer, since, until)
@@ -122,6 +129,7 @@ export class ProxyWallets {
             }),
           { deadlineMs: this.settleMs },
         );
+        while (this.now() < at) await new Promise((resolve) => setTimeout(resolve, 1));
         if (move) this.rememberPast(current.signer, { proxy: record.proxy, from: this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY, until: at });
         this.remember(record, move ? at : (this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY));
       } catch (error) {
