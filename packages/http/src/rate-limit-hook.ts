@@ -12,11 +12,6 @@ export interface RateLimitGroup<L extends Locals> {
   limiters: readonly RateLimiter[];
   /** What to count by (ctx.ip, an API key from ctx.locals, …); undefined skips the group. */
   key: (ctx: RequestContext<L>) => string | undefined;
-  /**
-   * False: the windows must allow the request but do not count it (a hook later in the chain
-   * does, e.g. once auth has run, so a request refused in between is counted nowhere).
-   */
-  count?: boolean;
 }
 
 export interface RateLimitHookOptions<L extends Locals> extends RateLimitGroup<L> {
@@ -46,7 +41,7 @@ export function rateLimitGroupsHook<L extends Locals = Record<string, unknown>>(
     }
     groups.forEach((group, index) => {
       const id = ids[index];
-      if (id === undefined || group.count === false) return;
+      if (id === undefined) return;
       for (const limiter of group.limiters) limiter.take(id);
     });
   };
