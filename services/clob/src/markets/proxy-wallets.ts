@@ -123,9 +123,9 @@ export class ProxyWallets {
                 SELECT proxy, signer, since, ${atTime} FROM proxy_wallets WHERE proxy = ${record.proxy} AND signer <> ${record.signer}
                 ON CONFLICT DO NOTHING`;
               await tx`
-                INSERT INTO proxy_wallets (proxy, signer, signature_type) VALUES (${record.proxy}, ${record.signer}, ${record.signatureType})
-                ON CONFLICT (proxy) DO UPDATE SET signer = EXCLUDED.signer, signature_type = EXCLUDED.signature_type,
-                  since = CASE WHEN proxy_wallets.signer <> EXCLUDED.signer THEN ${atTime}::timestamptz ELSE proxy_wallets.since END`;
+                UPDATE proxy_wallets SET signer = ${record.signer}, signature_type = ${record.signatureType},
+                  since = CASE WHEN signer <> ${record.signer} THEN ${atTime}::timestamptz ELSE since END
+                 WHERE proxy = ${record.proxy}`;
             }),
           { deadlineMs: this.settleMs },
         );
