@@ -124,12 +124,15 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
  * so the text alone decides it, in one pass, however deeply the value nests.
  */
 function holdsNul(json: string): boolean {
-  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 1)) {
-    let backslashes = 0;
-    for (let i = at; i >= 0 && json.charCodeAt(i) === 92; i--) backslashes++;
-    if (backslashes % 2 === 1) return true;
-  }
+  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 1)) if (isEscape(json, at)) return true;
   return false;
+}
+
+/** Whether the backslash at `at` starts an escape: an odd run of backslashes ends there (`\\\\` is text). */
+function isEscape(json: string, at: number): boolean {
+  let backslashes = 0;
+  for (let i = at; i >= 0 && json.charCodeAt(i) === 92; i--) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
@@ -147,10 +150,8 @@ function holdsLoneSurrogate(json: string): boolean {
   let lowAt = -1;
   SURROGATE_ESCAPE.lastIndex = 0;
   for (let match = SURROGATE_ESCAPE.exec(json); match !== null; match = SURROGATE_ESCAPE.exec(json)) {
-    let backslashes = 0;
-    for (let i = match.index; i >= 0 && json.charCodeAt(i) === 92; i--) backslashes++;
     // An escaped backslash and then the text "ud800" is no escape.
-    if (backslashes % 2 === 0) continue;
+    if (!isEscape(json, match.index)) continue;
     const high = Number.parseInt(match[0].slice(2), 16) < 0xdc00;
     if (lowAt !== -1) {
       if (high || match.index !== lowAt) return true;
