@@ -25,7 +25,10 @@ export async function withSteal<T>(phase: () => Promise<T>): Promise<T & { steal
   const before = ticks();
   const result = await phase();
   const after = ticks();
-  const stealPct = before && after && after.total > before.total ? (100 * (after.steal - before.steal)) / (after.total - before.total) : undefined;
+  const stealPct =
+    before && after && after.total > before.total
+      ? (100 * (after.steal - before.steal)) / (after.total - before.total)
+      : undefined;
   return { ...result, stealPct };
 }
 

@@ -48,7 +48,10 @@ async function run(options: LoadOptions): Promise<LoadResult> {
   const sample = await drive(options, options.durationMs);
   const requests = sample.latenciesMs.length;
   const [p50Ms, p99Ms] = percentiles(Float64Array.from(sample.latenciesMs), [50, 99]);
-  const succeeded = Object.entries(sample.statusCounts).reduce((sum, [status, count]) => sum + (status.startsWith('2') ? count : 0), 0);
+  const succeeded = Object.entries(sample.statusCounts).reduce(
+    (sum, [status, count]) => sum + (status.startsWith('2') ? count : 0),
+    0,
+  );
   return {
     requests,
     rps: succeeded / (sample.elapsedMs / 1000),

@@ -30,5 +30,7 @@ export function writeReport(report: BenchReport): string {
 /** Nearest-rank percentile of an unsorted sample (sorts a copy). */
 export function percentiles(sample: Float64Array, wanted: number[]): number[] {
   const sorted = Float64Array.from(sample).sort();
-  return wanted.map((p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN);
+  return wanted.map(
+    (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN,
+  );
 }

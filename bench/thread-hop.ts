@@ -15,7 +15,8 @@ export interface ThreadHopResult {
   cpuUsPerTrip: number;
 }
 
-const ECHO = "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (n) => parentPort.postMessage(n));";
+const ECHO =
+  "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (n) => parentPort.postMessage(n));";
 
 /** Round trips to an echoing worker thread for `durationMs` (after a short warm-up). */
 export async function threadRoundTrips(durationMs = 1500): Promise<ThreadHopResult> {
@@ -31,7 +32,7 @@ export async function threadRoundTrips(durationMs = 1500): Promise<ThreadHopResu
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
     const end = start + durationMs;
-    for (let sent = performance.now(); sent < end; ) {
+    for (let sent = performance.now(); sent < end;) {
       await trip(latencies.length);
       const now = performance.now();
       latencies.push(now - sent);
@@ -40,7 +41,12 @@ export async function threadRoundTrips(durationMs = 1500): Promise<ThreadHopResu
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const [p50Ms, p99Ms] = percentiles(Float64Array.from(latencies), [50, 99]);
-    return { rate: latencies.length / seconds, p50Ms: p50Ms!, p99Ms: p99Ms!, cpuUsPerTrip: (cpu.user + cpu.system) / latencies.length };
+    return {
+      rate: latencies.length / seconds,
+      p50Ms: p50Ms!,
+      p99Ms: p99Ms!,
+      cpuUsPerTrip: (cpu.user + cpu.system) / latencies.length,
+    };
   } finally {
     await worker.terminate();
   }

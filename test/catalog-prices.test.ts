@@ -24,7 +24,9 @@ it("shows the clob's midpoints as outcome prices, in both tokens' terms", async 
   const { conditionId, yes, no } = await clob.createMarket();
   const book = await catalog.orderBookMarket({ conditionId, tokens: [yes, no] });
   const event = (await catalog.operator('POST', '/operator/events', { title: 'Priced by the clob' })).body;
-  const market = (await catalog.operator('POST', '/operator/markets', { conditionId: book.conditionId, eventIds: [Number(event.id)] })).body;
+  const market = (
+    await catalog.operator('POST', '/operator/markets', { conditionId: book.conditionId, eventIds: [Number(event.id)] })
+  ).body;
   expect(market.outcomePrices).toBe('["0.5","0.5"]');
 
   // A bid at 0.40 and an ask at 0.46 for Yes: midpoint 0.43, so No is at 0.57.

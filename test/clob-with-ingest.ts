@@ -15,7 +15,10 @@ export interface ClobWithIngest {
 }
 
 /** `history`: the front end also copies the ledger to embedded ClickHouse, in a temp folder of its own. */
-export async function startClobWithIngest(env: Record<string, string> = {}, options: { history?: boolean } = {}): Promise<ClobWithIngest> {
+export async function startClobWithIngest(
+  env: Record<string, string> = {},
+  options: { history?: boolean } = {},
+): Promise<ClobWithIngest> {
   const dir: TempDir | undefined = options.history === true ? await createTempDir() : undefined;
   let h: Harness | undefined;
   let redis: Redis | undefined;

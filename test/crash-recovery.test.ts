@@ -10,7 +10,17 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardQueueName } from '@pmx/events';
 import { checkLedger } from '@pmx/ledger';
-import { Trader, cleanupRedisPrefix, createTempDir, createTestDatabase, limit, testkitConfig, testRedisPrefix, type TempDir, type TestDatabase } from '@pmx/testkit';
+import {
+  Trader,
+  cleanupRedisPrefix,
+  createTempDir,
+  createTestDatabase,
+  limit,
+  testkitConfig,
+  testRedisPrefix,
+  type TempDir,
+  type TestDatabase,
+} from '@pmx/testkit';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
@@ -46,7 +56,11 @@ function env(): NodeJS.ProcessEnv {
 }
 
 function start(name: 'clob' | 'ingest'): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], { cwd: repo, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
+    cwd: repo,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const keep = (chunk: Buffer) => output.push(`[${name}] ${chunk.toString().trimEnd()}`);
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -62,7 +76,11 @@ async function kill(name: 'clob' | 'ingest'): Promise<void> {
 }
 
 async function operator(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const payload = await response.json();
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
   return payload;
@@ -118,7 +136,11 @@ async function traffic(traders: Trader[], tokens: string[], stopAt: number): Pro
           // Now and then an order signed long ago (outside the replay window: a ledger lookup) or
           // a minute ahead (a client clock running fast; further ahead is refused).
           const skew = [0, 0, 0, 0, 0, 0, -3_600_000, 60_000][randomInt(8)]!;
-          const body = await trader.signOrder({ tokenId, ...limit(side, `0.${45 + randomInt(11)}`, 5 + randomInt(10)), timestamp: Date.now() + skew });
+          const body = await trader.signOrder({
+            tokenId,
+            ...limit(side, `0.${45 + randomInt(11)}`, 5 + randomInt(10)),
+            timestamp: Date.now() + skew,
+          });
           const response = await trader.authed('POST', '/order', body);
           if (response.status === 200 && response.body.success) {
             acked.add(response.body.orderID);
@@ -136,10 +158,12 @@ async function traffic(traders: Trader[], tokens: string[], stopAt: number): Pro
 
 async function snapshot(traders: Trader[], tokens: string[]) {
   const state = await operator('GET', '/operator/state');
-  const books = await Promise.all(tokens.map(async (t) => {
-    const book = (await (await fetch(`${url}/book?token_id=${t}`)).json()) as Record<string, unknown>;
-    return { bids: book.bids, asks: book.asks, last: book.last_trade_price };
-  }));
+  const books = await Promise.all(
+    tokens.map(async (t) => {
+      const book = (await (await fetch(`${url}/book?token_id=${t}`)).json()) as Record<string, unknown>;
+      return { bids: book.bids, asks: book.asks, last: book.last_trade_price };
+    }),
+  );
   const balances = await Promise.all(traders.map((t) => operator('GET', `/operator/balances?address=${t.address}`)));
   return { shards: state.shards, invariants: state.invariants, books, balances };
 }
@@ -167,7 +191,14 @@ describe('crash recovery', () => {
     for (let i = 0; i < 2; i++) {
       const yes = BigInt(`0x${randomBytes(12).toString('hex')}`).toString();
       const no = BigInt(`0x${randomBytes(12).toString('hex')}`).toString();
-      await operator('POST', '/operator/markets', { condition_id: `0x${randomBytes(32).toString('hex')}`, question: `Crash ${i}?`, tokens: [{ token_id: yes, outcome: 'Yes' }, { token_id: no, outcome: 'No' }] });
+      await operator('POST', '/operator/markets', {
+        condition_id: `0x${randomBytes(32).toString('hex')}`,
+        question: `Crash ${i}?`,
+        tokens: [
+          { token_id: yes, outcome: 'Yes' },
+          { token_id: no, outcome: 'No' },
+        ],
+      });
       markets.push({ yes, no });
     }
     const tokens = markets.flatMap((m) => [m.yes, m.no]);
@@ -176,7 +207,12 @@ describe('crash recovery', () => {
       const trader = new Trader(url);
       await trader.createApiKey();
       await operator('POST', '/operator/deposit', { address: trader.address, amount: String(100_000n * USDC) });
-      for (const token of tokens) await operator('POST', '/operator/deposit', { address: trader.address, asset: token, amount: String(10_000n * USDC) });
+      for (const token of tokens)
+        await operator('POST', '/operator/deposit', {
+          address: trader.address,
+          asset: token,
+          amount: String(10_000n * USDC),
+        });
       traders.push(trader);
     }
 
@@ -198,9 +234,13 @@ describe('crash recovery', () => {
     expect(acked.size).toBeGreaterThan(20);
     expect(trades.size).toBeGreaterThan(0);
     const ackedIds = [...acked];
-    const [orders] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY(${ackedIds})`;
+    const [orders] = await db.sql<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY(${ackedIds})`;
     expect(orders!.n).toBe(ackedIds.length);
-    const [found] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trades WHERE trade_id = ANY(${[...trades]})`;
+    const [found] = await db.sql<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM trades WHERE trade_id = ANY(${[...trades]})`;
     expect(found!.n).toBe(trades.size);
     expect(await checkLedger(db.sql)).toEqual([]);
 
@@ -214,7 +254,9 @@ describe('crash recovery', () => {
 
     // Every acknowledged order stays used through restarts, inside the replay window (from memory,
     // reloaded from the ledger) and outside it (a ledger lookup).
-    const stale = replays.filter((r) => Math.abs(Number((r.body.order as { timestamp: string }).timestamp) - Date.now()) > 120_000);
+    const stale = replays.filter(
+      (r) => Math.abs(Number((r.body.order as { timestamp: string }).timestamp) - Date.now()) > 120_000,
+    );
     expect(stale.length).toBeGreaterThan(0);
     for (const { trader, body } of [...stale, ...replays.slice(0, 40)]) {
       const response = await trader.authed('POST', '/order', body);

@@ -47,9 +47,14 @@ function conditionIdOnShard(shard: number): string {
 /** Waits until ingest has written the order with this status. */
 async function ledgerStatus(orderId: string, status: string): Promise<{ status: string; close_reason: string | null }> {
   await expect
-    .poll(async () => (await h.sql<{ status: string }[]>`SELECT status FROM orders WHERE order_id = ${orderId}`)[0]?.status, { timeout: 15_000 })
+    .poll(
+      async () => (await h.sql<{ status: string }[]>`SELECT status FROM orders WHERE order_id = ${orderId}`)[0]?.status,
+      { timeout: 15_000 },
+    )
     .toBe(status);
-  const [row] = await h.sql<{ status: string; close_reason: string | null }[]>`SELECT status, close_reason FROM orders WHERE order_id = ${orderId}`;
+  const [row] = await h.sql<
+    { status: string; close_reason: string | null }[]
+  >`SELECT status, close_reason FROM orders WHERE order_id = ${orderId}`;
   return row!;
 }
 
@@ -71,13 +76,19 @@ describe('the front end and the ledger part ways', () => {
     alice.baseUrl = h.url;
     const open = (await alice.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id);
     expect(open).toEqual([older]);
-    expect((await alice.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body).toMatchObject({ balance: String(5n * USDC), allowance: '0' });
+    expect((await alice.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body).toMatchObject({
+      balance: String(5n * USDC),
+      allowance: '0',
+    });
     expect(await ledgerStatus(newer, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'uncovered' });
     expect(await ledgerStatus(older, 'live')).toEqual({ status: 'live', close_reason: null });
 
     // The covered order still trades and settles.
     const bob = await trader(0n, { id: yes, amount: 10n * USDC });
-    expect((await bob.placeOrder({ tokenId: yes, ...limit('SELL', '0.50', 10) })).body).toMatchObject({ success: true, status: 'matched' });
+    expect((await bob.placeOrder({ tokenId: yes, ...limit('SELL', '0.50', 10) })).body).toMatchObject({
+      success: true,
+      status: 'matched',
+    });
     await ledgerStatus(older, 'matched');
   });
 
@@ -96,7 +107,11 @@ describe('the front end and the ledger part ways', () => {
     expect(await ledgerStatus(orphan, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'key-deleted' });
     expect(h.app.core.openOrders.get(orphan)).toBeUndefined();
     expect(h.app.core.risk.reserved(orphan)).toBe(0);
-    expect(h.app.core.risk.balance(wallet, 'collateral')).toEqual({ total: Number(10n * USDC), reserved: 0, available: Number(10n * USDC) });
+    expect(h.app.core.risk.balance(wallet, 'collateral')).toEqual({
+      total: Number(10n * USDC),
+      reserved: 0,
+      available: Number(10n * USDC),
+    });
     expect((await alice.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([]);
   });
 
@@ -131,9 +146,14 @@ describe('the front end and the ledger part ways', () => {
     await ledgerStatus(bid, 'matched');
     await h.restart();
     for (const t of [alice, bob]) t.baseUrl = h.url;
-    expect((await alice.authed('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).body.balance).toBe(String(10n * USDC));
+    expect((await alice.authed('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).body.balance).toBe(
+      String(10n * USDC),
+    );
     expect((await bob.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.balance).toBe(String(5n * USDC));
-    expect((await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.60', 5) })).body).toMatchObject({ success: true, status: 'live' });
+    expect((await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.60', 5) })).body).toMatchObject({
+      success: true,
+      status: 'live',
+    });
   });
 
   it('answers 425 to cancels, order reads and balances while shards recover, then shows each open order whole', async () => {
@@ -143,7 +163,14 @@ describe('the front end and the ledger part ways', () => {
     const quote = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     const fill = await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
     const expiresAt = Date.now() + 2500;
-    const gtd = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10), orderType: 'GTD', expiration: Math.ceil(expiresAt / 1000) })).body.orderID as string;
+    const gtd = (
+      await mm.placeOrder({
+        tokenId: yes,
+        ...limit('BUY', '0.30', 10),
+        orderType: 'GTD',
+        expiration: Math.ceil(expiresAt / 1000),
+      })
+    ).body.orderID as string;
     await ledgerStatus(gtd, 'live');
     await system.stopIngest();
     await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.90', 5) }); // queued: the restart recovers slowly
@@ -163,13 +190,19 @@ describe('the front end and the ledger part ways', () => {
     ];
     expect(recovering.map((r) => [r.status, typeof r.body.error])).toEqual(recovering.map(() => [425, 'string']));
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(expiresAt / 1000) * 1000 - Date.now() + 100)));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Math.ceil(expiresAt / 1000) * 1000 - Date.now() + 100)),
+    );
     await system.startIngest();
     await h.app.ready;
     // The GTD's time came while the front end was down: gone as trading opens, not a sweep later.
     expect((await mm.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([quote]);
     expect((await mm.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([{ price: '0.4', size: '5' }]);
-    expect((await mm.authed('GET', `/data/order/${quote}`)).body).toMatchObject({ status: 'LIVE', size_matched: '5', associate_trades: fill.body.tradeIDs });
+    expect((await mm.authed('GET', `/data/order/${quote}`)).body).toMatchObject({
+      status: 'LIVE',
+      size_matched: '5',
+      associate_trades: fill.body.tradeIDs,
+    });
     expect((await mm.authed('DELETE', '/cancel-all')).body).toEqual({ canceled: [quote], not_canceled: {} });
     expect(await ledgerStatus(gtd, 'expired')).toMatchObject({ status: 'expired' });
   });
@@ -212,6 +245,8 @@ describe('the front end and the ledger part ways', () => {
     await h.app.ready;
     expect(await ledgerStatus(quote, 'cancelled')).toEqual({ status: 'cancelled', close_reason: 'user' });
     expect((await mm.authed('GET', '/data/orders')).body.data).toEqual([]);
-    expect((await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(String(10n * USDC));
+    expect((await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(
+      String(10n * USDC),
+    );
   });
 });

@@ -6,7 +6,9 @@ export default async function setup(): Promise<void> {
   const swept = await sweepLeftovers();
   const count = swept.databases.length + swept.redisPrefixes.length + swept.tempDirs.length;
   if (count > 0) {
-    console.log(`test: removed what killed runs left: ${swept.databases.length} databases, ` +
-      `${swept.redisPrefixes.length} Redis prefixes, ${swept.tempDirs.length} temp dirs`);
+    console.log(
+      `test: removed what killed runs left: ${swept.databases.length} databases, ` +
+        `${swept.redisPrefixes.length} Redis prefixes, ${swept.tempDirs.length} temp dirs`,
+    );
   }
 }

@@ -33,7 +33,8 @@ describe('heartbeats across a restart', () => {
   it('keeps switches: a bot that died meanwhile has its orders cancelled, a live one goes on with its id', async () => {
     const { yes } = await h.createMarket();
     const beat = async (trader: Trader, id: string) => trader.authed('POST', '/v1/heartbeats', { heartbeat_id: id });
-    const openOrders = async (trader: Trader) => (await trader.authed('GET', '/data/orders')).body.data.length as number;
+    const openOrders = async (trader: Trader) =>
+      (await trader.authed('GET', '/data/orders')).body.data.length as number;
     const dead = await bot();
     const alive = await bot();
     expect((await beat(dead, '')).status).toBe(200);
@@ -44,7 +45,8 @@ describe('heartbeats across a restart', () => {
     // Until 2026-11-24 a restart disarmed every switch: the dead bot's order stayed live for ever.
     await h.restart();
     for (const trader of [dead, alive]) trader.baseUrl = h.url;
-    for (let i = 0; i < 10; i++) { // 3 s, past the 2 s timeout counted from the restart
+    for (let i = 0; i < 10; i++) {
+      // 3 s, past the 2 s timeout counted from the restart
       expect((await beat(alive, aliveId)).body).toEqual({ heartbeat_id: aliveId });
       await sleep(300);
     }
@@ -53,7 +55,8 @@ describe('heartbeats across a restart', () => {
     h.expectConsistent();
 
     // The fired switch is forgotten, so a later restart does not arm it again; the live one is kept.
-    const stored = async () => (await h.sql<{ api_key: string }[]>`SELECT api_key::text FROM heartbeat_switches`).map((row) => row.api_key);
+    const stored = async () =>
+      (await h.sql<{ api_key: string }[]>`SELECT api_key::text FROM heartbeat_switches`).map((row) => row.api_key);
     await expect.poll(async () => (await stored()).includes(dead.credentials!.apiKey)).toBe(false);
     expect(await stored()).toContain(alive.credentials!.apiKey);
     await expect.poll(async () => checkLedger(h.sql), { timeout: 10_000 }).toEqual([]);

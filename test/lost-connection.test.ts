@@ -92,7 +92,10 @@ describe('a connection lost inside a transaction', () => {
       await second`CREATE TEMP TABLE held (n int)`;
       // A pool query waits for the reservation: it would otherwise run inside its transaction.
       const plain = sql`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'held' AND relpersistence = 't'`;
-      const early = await Promise.race([plain.then(() => 'ran'), new Promise((resolve) => setTimeout(() => resolve('waited'), 300))]);
+      const early = await Promise.race([
+        plain.then(() => 'ran'),
+        new Promise((resolve) => setTimeout(() => resolve('waited'), 300)),
+      ]);
       expect(early).toBe('waited');
       await second`ROLLBACK`;
       second.release();
@@ -109,7 +112,10 @@ describe('a connection lost inside a transaction', () => {
       relay.cutAll();
       await new Promise((resolve) => setTimeout(resolve, 50));
       holder.release();
-      const next = await Promise.race([waiting, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))]);
+      const next = await Promise.race([
+        waiting,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000)),
+      ]);
       expect(next).toBeDefined();
       expect(await next!`SELECT 7 AS n`).toEqual([{ n: 7 }]);
       next!.release();
@@ -128,7 +134,10 @@ describe('a connection lost inside a transaction', () => {
       holder.release();
       await relay.reopen();
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the pool connects again meanwhile
-      const answer = await Promise.race([sql`SELECT 8 AS n`, new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000))]);
+      const answer = await Promise.race([
+        sql`SELECT 8 AS n`,
+        new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000)),
+      ]);
       expect(answer).toEqual([{ n: 8 }]);
     });
     expect(uncaught).toEqual([]);
@@ -138,7 +147,9 @@ describe('a connection lost inside a transaction', () => {
     await through(async ({ sql, cutAll }) => {
       expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
       cutAll();
-      await expect(listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).rejects.toBeInstanceOf(Error);
+      await expect(listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).rejects.toBeInstanceOf(
+        Error,
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await listTrades(sql, { address: '0x0000000000000000000000000000000000000001' })).data).toEqual([]);
     });

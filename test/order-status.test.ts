@@ -34,21 +34,60 @@ describe('GET /data/order/{id}', () => {
     const resting = await maker.placeOrder({ tokenId: yes, ...limit('SELL', '0.70', 5) });
     const first = await taker.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5) });
     const partly = (await maker.authed('GET', `/data/order/${ask.body.orderID}`)).body;
-    expect(partly).toMatchObject({ status: 'LIVE', size_matched: '5', original_size: '10', associate_trades: first.body.tradeIDs });
+    expect(partly).toMatchObject({
+      status: 'LIVE',
+      size_matched: '5',
+      original_size: '10',
+      associate_trades: first.body.tradeIDs,
+    });
 
     const second = await taker.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5) });
     const cancelled = await maker.placeOrder({ tokenId: yes, ...limit('SELL', '0.60', 5) });
-    expect((await maker.authed('DELETE', '/order', { orderID: cancelled.body.orderID })).body.canceled).toEqual([cancelled.body.orderID]);
+    expect((await maker.authed('DELETE', '/order', { orderID: cancelled.body.orderID })).body.canceled).toEqual([
+      cancelled.body.orderID,
+    ]);
     // An FAK for 8 finds the 5 resting at 0.70 and the rest is killed.
     const fak = await taker.placeOrder({ tokenId: yes, ...limit('BUY', '0.70', 8), orderType: 'FAK' });
     expect(fak.body).toMatchObject({ success: true, status: 'unmatched' });
 
     const expected = {
-      [ask.body.orderID]: { owner: maker, fields: { status: 'MATCHED', size_matched: '10', original_size: '10', price: '0.4', side: 'SELL', market: conditionId, asset_id: yes, order_type: 'GTC', associate_trades: [...first.body.tradeIDs, ...second.body.tradeIDs] } },
-      [second.body.orderID]: { owner: taker, fields: { status: 'MATCHED', size_matched: '5', side: 'BUY', associate_trades: second.body.tradeIDs } },
-      [cancelled.body.orderID]: { owner: maker, fields: { status: 'CANCELED', size_matched: '0', price: '0.6', associate_trades: [] } },
-      [fak.body.orderID]: { owner: taker, fields: { status: 'UNMATCHED', size_matched: '5', original_size: '8', order_type: 'FAK', price: '0.7', associate_trades: fak.body.tradeIDs } },
-      [resting.body.orderID]: { owner: maker, fields: { status: 'MATCHED', size_matched: '5', associate_trades: fak.body.tradeIDs } },
+      [ask.body.orderID]: {
+        owner: maker,
+        fields: {
+          status: 'MATCHED',
+          size_matched: '10',
+          original_size: '10',
+          price: '0.4',
+          side: 'SELL',
+          market: conditionId,
+          asset_id: yes,
+          order_type: 'GTC',
+          associate_trades: [...first.body.tradeIDs, ...second.body.tradeIDs],
+        },
+      },
+      [second.body.orderID]: {
+        owner: taker,
+        fields: { status: 'MATCHED', size_matched: '5', side: 'BUY', associate_trades: second.body.tradeIDs },
+      },
+      [cancelled.body.orderID]: {
+        owner: maker,
+        fields: { status: 'CANCELED', size_matched: '0', price: '0.6', associate_trades: [] },
+      },
+      [fak.body.orderID]: {
+        owner: taker,
+        fields: {
+          status: 'UNMATCHED',
+          size_matched: '5',
+          original_size: '8',
+          order_type: 'FAK',
+          price: '0.7',
+          associate_trades: fak.body.tradeIDs,
+        },
+      },
+      [resting.body.orderID]: {
+        owner: maker,
+        fields: { status: 'MATCHED', size_matched: '5', associate_trades: fak.body.tradeIDs },
+      },
     };
     const expectAnswers = async () => {
       for (const [id, { owner, fields }] of Object.entries(expected)) {
@@ -62,7 +101,13 @@ describe('GET /data/order/{id}', () => {
 
     // Once ingest has every order closed in the ledger, a restart leaves only the ledger to answer.
     await expect
-      .poll(async () => (await h.sql`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY(${Object.keys(expected)}) AND status <> 'live'`)[0]?.n, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (
+            await h.sql`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY(${Object.keys(expected)}) AND status <> 'live'`
+          )[0]?.n,
+        { timeout: 15_000 },
+      )
       .toBe(Object.keys(expected).length);
     await h.restart();
     for (const t of [maker, taker, stranger]) t.baseUrl = h.url;

@@ -35,7 +35,9 @@ describe('trades and history through the front end', () => {
     const bid = await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) });
     const tradeId = bid.body.tradeIDs[0] as string;
 
-    await expect.poll(async () => (await buyer.authed('GET', `/data/trades?id=${tradeId}`)).body.count, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await buyer.authed('GET', `/data/trades?id=${tradeId}`)).body.count, { timeout: 15_000 })
+      .toBe(1);
     const mine = await buyer.authed('GET', '/data/trades');
     expect(mine.body).toMatchObject({ next_cursor: 'LTE=', count: 1 });
     expect(mine.body.data[0]).toMatchObject({
@@ -55,16 +57,31 @@ describe('trades and history through the front end', () => {
     const theirs = await seller.authed('GET', '/data/trades');
     expect(theirs.body.data.map((t: { id: string }) => t.id)).toEqual([tradeId]);
 
-    await expect.poll(async () => ((await buyer.send('GET', `/trades?market=${conditionId}`)).body as unknown[]).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => ((await buyer.send('GET', `/trades?market=${conditionId}`)).body as unknown[]).length, {
+        timeout: 15_000,
+      })
+      .toBe(1);
     expect((await buyer.send('GET', `/trades?market=0x${conditionId.slice(2).toUpperCase()}`)).body).toHaveLength(1);
     // A limit past 1000 is taken as 1000, as the 400 for a malformed one says (10000 was refused).
-    expect(await buyer.send('GET', `/trades?market=${conditionId}&limit=10000`)).toMatchObject({ status: 200, body: [expect.anything()] });
+    expect(await buyer.send('GET', `/trades?market=${conditionId}&limit=10000`)).toMatchObject({
+      status: 200,
+      body: [expect.anything()],
+    });
     const history = await buyer.send('GET', `/prices-history?market=${yes}&interval=1d&fidelity=1`);
     expect(history.status).toBe(200);
     expect(history.body.history.at(-1)).toEqual({ t: expect.any(Number), p: 0.375 });
-    const batch = await buyer.send('POST', '/batch-prices-history', { body: JSON.stringify({ markets: [yes], interval: '1d' }) });
+    const batch = await buyer.send('POST', '/batch-prices-history', {
+      body: JSON.stringify({ markets: [yes], interval: '1d' }),
+    });
     expect(Object.keys(batch.body.history)).toEqual([yes]);
-    expect((await buyer.send('POST', '/batch-prices-history', { body: JSON.stringify({ markets: Array.from({ length: 21 }, () => yes) }) })).status).toBe(400);
+    expect(
+      (
+        await buyer.send('POST', '/batch-prices-history', {
+          body: JSON.stringify({ markets: Array.from({ length: 21 }, () => yes) }),
+        })
+      ).status,
+    ).toBe(400);
     expect((await buyer.send('GET', `/prices-history?market=${yes}&interval=2y`)).status).toBe(400);
     expect(await checkLedger(h.sql)).toEqual([]);
     h.expectConsistent();
@@ -77,7 +94,9 @@ describe('trades and history through the front end', () => {
     await erin.createApiKey();
     await other.createApiKey();
     const proxy = `0x${erin.address.slice(2, 10)}${'cd'.repeat(16)}`.toLowerCase();
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: erin.address, signature_type: 2 })).status).toBe(201);
+    expect(
+      (await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: erin.address, signature_type: 2 })).status,
+    ).toBe(201);
     await h.deposit(proxy, 20n * USDC);
     await h.deposit(other.address, 20n * USDC, yes);
     // Erin's proxy rests a bid (maker), then takes an ask (taker).
@@ -87,7 +106,8 @@ describe('trades and history through the front end', () => {
     const lift = await erin.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5), signatureType: 2, maker: proxy });
     expect([bid.body.status, hit.body.status, lift.body.status]).toEqual(['live', 'matched', 'matched']);
 
-    const mine = async () => (await erin.authed('GET', '/data/trades')).body.data as { id: string; type: string; trader_side: string }[];
+    const mine = async () =>
+      (await erin.authed('GET', '/data/trades')).body.data as { id: string; type: string; trader_side: string }[];
     await expect.poll(async () => (await mine()).length, { timeout: 15_000 }).toBe(2);
     // `trader_side` is the official client's name for `type`.
     expect((await mine()).map((t) => [t.id, t.type, t.trader_side])).toEqual([
@@ -103,27 +123,54 @@ describe('trades and history through the front end', () => {
     const [alice, bob, other] = [new Trader(h.url), new Trader(h.url), new Trader(h.url)];
     for (const trader of [alice, bob, other]) await trader.createApiKey();
     const proxy = `0x${alice.address.slice(2, 10)}${'ab'.repeat(16)}`.toLowerCase();
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    expect(
+      (await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status,
+    ).toBe(201);
     await h.deposit(proxy, 20n * USDC);
     for (const trader of [alice, bob, other]) await h.deposit(trader.address, 20n * USDC, yes);
     await h.deposit(other.address, 20n * USDC);
     // Alice's proxy takes Bob's own ask; the proxy moves to Bob; Bob's proxy takes Alice's own ask.
     await bob.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
-    const t1 = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy })).body.tradeIDs[0] as string;
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: bob.address, signature_type: 2, replace: true })).status).toBe(201);
+    const t1 = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), signatureType: 2, maker: proxy }))
+      .body.tradeIDs[0] as string;
+    expect(
+      (
+        await h.operator('POST', '/operator/proxy-wallets', {
+          proxy,
+          signer: bob.address,
+          signature_type: 2,
+          replace: true,
+        })
+      ).status,
+    ).toBe(201);
     await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.41', 5) });
-    const t2 = (await bob.placeOrder({ tokenId: yes, ...limit('BUY', '0.41', 5), signatureType: 2, maker: proxy })).body.tradeIDs[0] as string;
-    const seen = async (trader: Trader) => ((await trader.authed('GET', '/data/trades')).body.data as { id: string; type: string }[]).map((t) => `${t.id} ${t.type}`).sort();
+    const t2 = (await bob.placeOrder({ tokenId: yes, ...limit('BUY', '0.41', 5), signatureType: 2, maker: proxy })).body
+      .tradeIDs[0] as string;
+    const seen = async (trader: Trader) =>
+      ((await trader.authed('GET', '/data/trades')).body.data as { id: string; type: string }[])
+        .map((t) => `${t.id} ${t.type}`)
+        .sort();
     const expected = { alice: [`${t1} TAKER`, `${t2} MAKER`].sort(), bob: [`${t1} MAKER`, `${t2} TAKER`].sort() };
     // Until 2026-11-28 the proxy's whole history went to its signer of now, and a proxy the caller
     // signs or signed for at any time made it the taker of any trade the proxy took.
-    await expect.poll(async () => ({ alice: await seen(alice), bob: await seen(bob) }), { timeout: 15_000 }).toEqual(expected);
+    await expect
+      .poll(async () => ({ alice: await seen(alice), bob: await seen(bob) }), { timeout: 15_000 })
+      .toEqual(expected);
     // The spans are kept in Postgres: a restart shows the same.
     await h.restart();
     for (const trader of [alice, bob, other]) trader.baseUrl = h.url;
     expect({ alice: await seen(alice), bob: await seen(bob) }).toEqual(expected);
     // And back to Alice: her second span holds the proxy's next trade (a maker's, here).
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, replace: true })).status).toBe(201);
+    expect(
+      (
+        await h.operator('POST', '/operator/proxy-wallets', {
+          proxy,
+          signer: alice.address,
+          signature_type: 2,
+          replace: true,
+        })
+      ).status,
+    ).toBe(201);
     await alice.placeOrder({ tokenId: yes, ...limit('SELL', '0.45', 5), signatureType: 2, maker: proxy });
     const t3 = (await other.placeOrder({ tokenId: yes, ...limit('BUY', '0.45', 5) })).body.tradeIDs[0] as string;
     await expect.poll(() => seen(alice), { timeout: 15_000 }).toEqual([...expected.alice, `${t3} MAKER`].sort());

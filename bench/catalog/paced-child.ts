@@ -63,7 +63,9 @@ class Connection {
 
 async function pace(job: PacedJob): Promise<PacedResult> {
   const url = new URL(job.url);
-  const request = Buffer.from(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n\r\n`);
+  const request = Buffer.from(
+    `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n\r\n`,
+  );
   const latencies: number[] = [];
   const idle: Connection[] = [];
   const waiting: number[] = [];
@@ -81,13 +83,19 @@ async function pace(job: PacedJob): Promise<PacedResult> {
     else idle.push(connection);
   };
   const connections = await Promise.all(
-    Array.from({ length: job.connections }, () => new Promise<Connection>((resolve, reject) => {
-      const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () => resolve(new Connection(socket, onResponse)));
-      socket.once('error', (error) => {
-        errors++;
-        reject(error);
-      });
-    })),
+    Array.from(
+      { length: job.connections },
+      () =>
+        new Promise<Connection>((resolve, reject) => {
+          const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () =>
+            resolve(new Connection(socket, onResponse)),
+          );
+          socket.once('error', (error) => {
+            errors++;
+            reject(error);
+          });
+        }),
+    ),
   );
   idle.push(...connections);
 
@@ -112,7 +120,13 @@ async function pace(job: PacedJob): Promise<PacedResult> {
   });
   for (const connection of connections) connection.close();
   const [p50Ms, p99Ms] = percentiles(Float64Array.from(latencies), [50, 99]);
-  return { rps: answered / (job.durationMs / 1000), p50Ms: p50Ms!, p99Ms: p99Ms!, non200, errors: errors + (issued - answered) };
+  return {
+    rps: answered / (job.durationMs / 1000),
+    p50Ms: p50Ms!,
+    p99Ms: p99Ms!,
+    non200,
+    errors: errors + (issued - answered),
+  };
 }
 
 process.once('message', (job: PacedJob) => {

@@ -48,7 +48,11 @@ function cpuMs(pid: number): number {
 
 function run(script: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited ${code}`))));
   });
 }
@@ -56,7 +60,11 @@ function run(script: string, env: Record<string, string>): Promise<void> {
 /** The catalog as its own process; resolves with its port once it answers. */
 function startCatalog(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -72,7 +80,9 @@ function startCatalog(env: Record<string, string>): Promise<{ child: ChildProces
 
 function startHello(): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./hello-server.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./hello-server.ts', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
     child.once('exit', (code) => reject(new Error(`hello server exited ${code}`)));
   });
@@ -81,7 +91,9 @@ function startHello(): Promise<{ child: ChildProcess; port: number }> {
 /** Open-loop load at a fixed rate from its own process (see paced-child.ts). */
 function pacedLatency(url: string, rate: number, durationMs: number): Promise<PacedResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./paced-child.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./paced-child.ts', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.once('message', (result: PacedResult) => resolve(result));
     child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`paced load exited ${code}`))));
     const job: PacedJob = { url, rate, durationMs, connections: CONNECTIONS };
@@ -132,11 +144,31 @@ try {
     { name: 'market by condition id', kind: 'lookup', path: `/markets/${market.conditionId}` },
     { name: 'event by id', kind: 'lookup', path: `/events/${event.id}` },
     { name: 'event by slug', kind: 'lookup', path: `/events/slug/${event.slug}` },
-    { name: 'markets: open, by 24h volume, 20', kind: 'list', path: '/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=20' },
-    { name: 'markets: tag crypto, open, by liquidity, 20', kind: 'list', path: '/markets?tag=crypto&closed=false&order=liquidity&limit=20' },
-    { name: 'events: tag politics, open, by volume, 20', kind: 'list', path: '/events?tag_slug=politics&closed=false&order=volume&limit=20' },
-    { name: 'events: open, by end date, offset 100, 20', kind: 'list', path: '/events?active=true&closed=false&order=endDate&ascending=true&offset=100&limit=20' },
-    { name: 'comments of an event, 20', kind: 'list', path: `/comments?parent_entity_type=Event&parent_entity_id=${event.id}&limit=20` },
+    {
+      name: 'markets: open, by 24h volume, 20',
+      kind: 'list',
+      path: '/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=20',
+    },
+    {
+      name: 'markets: tag crypto, open, by liquidity, 20',
+      kind: 'list',
+      path: '/markets?tag=crypto&closed=false&order=liquidity&limit=20',
+    },
+    {
+      name: 'events: tag politics, open, by volume, 20',
+      kind: 'list',
+      path: '/events?tag_slug=politics&closed=false&order=volume&limit=20',
+    },
+    {
+      name: 'events: open, by end date, offset 100, 20',
+      kind: 'list',
+      path: '/events?active=true&closed=false&order=endDate&ascending=true&offset=100&limit=20',
+    },
+    {
+      name: 'comments of an event, 20',
+      kind: 'list',
+      path: `/comments?parent_entity_type=Event&parent_entity_id=${event.id}&limit=20`,
+    },
     { name: 'search "bitcoin above"', kind: 'search', path: '/public-search?q=bitcoin%20above' },
   ];
   // Lists and search are served from the response cache when asked again unchanged (as here);
@@ -150,13 +182,21 @@ try {
 
   const measure = async (url: string, pid: number) => {
     let cpuAtStart = 0;
-    const full = await runLoad({ url, connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: WARMUP_MS, onMeasuring: () => (cpuAtStart = cpuMs(pid)) });
+    const full = await runLoad({
+      url,
+      connections: CONNECTIONS,
+      durationMs: DURATION_MS,
+      warmupMs: WARMUP_MS,
+      onMeasuring: () => (cpuAtStart = cpuMs(pid)),
+    });
     return { ...full, cpuPerRequest: ((cpuMs(pid) - cpuAtStart) * 1000) / full.requests };
   };
   type Measured = Awaited<ReturnType<typeof measure>>;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-  log(`${REPEAT} round(s) of ${scenarios.length} runs between two hello-world runs, ${DURATION_MS} ms each (+${WARMUP_MS} ms warm-up), ${CONNECTIONS} connections`);
+  log(
+    `${REPEAT} round(s) of ${scenarios.length} runs between two hello-world runs, ${DURATION_MS} ms each (+${WARMUP_MS} ms warm-up), ${CONNECTIONS} connections`,
+  );
   const helloUrl = `http://127.0.0.1:${hello.port}/hello`;
   const helloRuns: Measured[] = [];
   const runs: Measured[][] = scenarios.map(() => []);
@@ -166,12 +206,16 @@ try {
     for (const [i, s] of scenarios.entries()) {
       const m = await measure(`http://127.0.0.1:${s.server.port}${s.path}`, s.server.child.pid!);
       runs[i]!.push(m);
-      log(`${s.name}${s.cache === 'built' ? ' (no response cache)' : ''}: ${Math.round(m.rps)} req/s, p99 ${m.p99Ms.toFixed(2)} ms, ${m.cpuPerRequest.toFixed(1)} µs CPU/req`);
+      log(
+        `${s.name}${s.cache === 'built' ? ' (no response cache)' : ''}: ${Math.round(m.rps)} req/s, p99 ${m.p99Ms.toFixed(2)} ms, ${m.cpuPerRequest.toFixed(1)} µs CPU/req`,
+      );
     }
     helloRuns.push(await measure(helloUrl, hello.child.pid!));
   }
   const helloRps = median(helloRuns.map((m) => m.rps));
-  log(`hello world: ${Math.round(helloRps)} req/s (median of ${helloRuns.length}); latency runs at half of each goal rate`);
+  log(
+    `hello world: ${Math.round(helloRps)} req/s (median of ${helloRuns.length}); latency runs at half of each goal rate`,
+  );
 
   const rows: Row[] = [];
   const pick = (m: Measured[], f: (x: Measured) => number) => median(m.map(f));
@@ -203,7 +247,11 @@ try {
       if (s.kind === 'list') worst.listBuilt = Math.min(worst.listBuilt, share);
     } else if (s.kind !== 'search') worst[s.kind] = Math.min(worst[s.kind], share);
     // Search has no goal: it is paced at half its own rate.
-    const paced = await pacedLatency(url, s.kind === 'search' ? rps / 2 : (helloRps * GOAL_SHARE[s.kind]) / 2, DURATION_MS);
+    const paced = await pacedLatency(
+      url,
+      s.kind === 'search' ? rps / 2 : (helloRps * GOAL_SHARE[s.kind]) / 2,
+      DURATION_MS,
+    );
     if (s.kind !== 'search') worstPacedP99 = Math.max(worstPacedP99, paced.p99Ms);
     rows.push({
       read: s.name,
@@ -217,7 +265,10 @@ try {
       'paced req/s': Math.round(paced.rps),
       'paced p50 ms': Number(paced.p50Ms.toFixed(3)),
       'paced p99 ms': Number(paced.p99Ms.toFixed(3)),
-      'non-200': m.reduce((sum, x) => sum + x.requests - (x.statusCounts['200'] ?? 0) + x.errors, 0) + paced.non200 + paced.errors,
+      'non-200':
+        m.reduce((sum, x) => sum + x.requests - (x.statusCounts['200'] ?? 0) + x.errors, 0) +
+        paced.non200 +
+        paced.errors,
     });
   }
   const figures: Record<string, number | string | boolean> = {
@@ -226,8 +277,8 @@ try {
     'lists of 20 worst share of hello world': Number(worst.list.toFixed(3)),
     'lists of 20 built afresh (no response cache) worst share of hello world': Number(worst.listBuilt.toFixed(3)),
     'worst p99 at half the goal rate (lookups 25 %, lists 12.5 % of hello), ms': Number(worstPacedP99.toFixed(3)),
-    'hello world p99 at the lookups\' paced rate, ms': Number(helloPaced.p99Ms.toFixed(3)),
-    'hello world p99 at the lists\' paced rate, ms': Number(helloPacedListRate.p99Ms.toFixed(3)),
+    "hello world p99 at the lookups' paced rate, ms": Number(helloPaced.p99Ms.toFixed(3)),
+    "hello world p99 at the lists' paced rate, ms": Number(helloPacedListRate.p99Ms.toFixed(3)),
     'goal met: lookups >= 50 %': worst.lookup >= 0.5,
     'goal met: lists >= 25 %': worst.list >= 0.25,
     'goal met: lists >= 25 % even built afresh': worst.listBuilt >= 0.25,

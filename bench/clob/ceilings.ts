@@ -18,7 +18,9 @@ export function helloWorld(): { port: number; close: () => void } {
       parts.push(Buffer.from(new Uint8Array(chunk)));
       if (last && !aborted) {
         res.cork(() => {
-          res.writeHeader('content-type', 'application/json').end(JSON.stringify({ ok: true, bytes: Buffer.concat(parts).length }));
+          res
+            .writeHeader('content-type', 'application/json')
+            .end(JSON.stringify({ ok: true, bytes: Buffer.concat(parts).length }));
         });
       }
     });
@@ -33,7 +35,10 @@ export function helloWorld(): { port: number; close: () => void } {
 export async function signatureCeiling(requests: PreparedRequest[], durationMs: number): Promise<{ rate: number }> {
   const threads = availableParallelism();
   const pool = createVerifyPool({ threads });
-  const items = requests.map((r) => ({ verifyingContract: EXCHANGE, order: (JSON.parse(r.body) as { order: never }).order }));
+  const items = requests.map((r) => ({
+    verifyingContract: EXCHANGE,
+    order: (JSON.parse(r.body) as { order: never }).order,
+  }));
   const batch = 100;
   let done = 0;
   const lane = async (deadline: number) => {

@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import uWS from '@trufflesuite/uws-js-unofficial';
 import { Piscina } from 'piscina';
 import { startHeaderProxyThread } from '@pmx/http';
-import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, SignatureCheck, createVerifyPool, type OrderWithSignature } from '@pmx/signing';
+import {
+  DEFAULT_CHAIN_ID,
+  DEFAULT_EXCHANGE,
+  SignatureCheck,
+  createVerifyPool,
+  type OrderWithSignature,
+} from '@pmx/signing';
 import { workerExecArgv } from '@pmx/config';
 
 interface Pending {
@@ -25,12 +31,20 @@ interface Pending {
 
 const ANSWER = '{"success":true,"errorMsg":"","orderID":"0x","takingAmount":"0","makingAmount":"0","status":"live"}';
 const verify = createVerifyPool();
-const shard = new Piscina({ filename: new URL('./floor-shard.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 4, idleTimeout: Infinity, execArgv: workerExecArgv() });
+const shard = new Piscina({
+  filename: new URL('./floor-shard.ts', import.meta.url).href,
+  minThreads: 1,
+  maxThreads: 1,
+  concurrentTasksPerWorker: 4,
+  idleTimeout: Infinity,
+  execArgv: workerExecArgv(),
+});
 const signatures = new SignatureCheck(verify, DEFAULT_CHAIN_ID);
 let toShard: { pending: Pending; signer: string }[] = [];
 
 function answer(pending: Pending, status: string, body: string): void {
-  if (!pending.aborted) pending.res.cork(() => pending.res.writeStatus(status).writeHeader('content-type', 'application/json').end(body));
+  if (!pending.aborted)
+    pending.res.cork(() => pending.res.writeStatus(status).writeHeader('content-type', 'application/json').end(body));
 }
 
 /** The clob's own signature batching, then one shard task per turn for what it verified. */
@@ -51,7 +65,8 @@ async function toTheShard(): Promise<void> {
     await shard.run({ signers: batch.map((b) => b.signer) });
     for (const { pending } of batch) answer(pending, '200 OK', ANSWER);
   } catch (error) {
-    for (const { pending } of batch) answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
+    for (const { pending } of batch)
+      answer(pending, '500 Internal Server Error', JSON.stringify({ error: String(error) }));
   }
 }
 
@@ -59,7 +74,8 @@ const app = uWS.App();
 // Any path: straight at uWS the bench sends the hello-world ceiling's requests (path /hello).
 app.post('/*', (res, req) => {
   // The five SVC_ headers are read, as any auth would, and not checked.
-  for (const name of ['svc-address', 'svc-api-key', 'svc-passphrase', 'svc-timestamp', 'svc-signature']) req.getHeader(name);
+  for (const name of ['svc-address', 'svc-api-key', 'svc-passphrase', 'svc-timestamp', 'svc-signature'])
+    req.getHeader(name);
   const pending: Pending = { res, aborted: false };
   res.onAborted(() => (pending.aborted = true));
   const parts: Buffer[] = [];

@@ -22,11 +22,22 @@ const PACED_WARMUP_MS = 1000;
 
 /** On raw keep-alive sockets (raw-load.ts); paced runs send their first second uncounted. */
 async function run(job: OrderLoadJob): Promise<OrderLoadResult> {
-  const { latenciesMs, sendLagsMs, ...result } = await runRawLoad({ ...job, warmupMs: job.ratePerSecond > 0 ? PACED_WARMUP_MS : 0 });
+  const { latenciesMs, sendLagsMs, ...result } = await runRawLoad({
+    ...job,
+    warmupMs: job.ratePerSecond > 0 ? PACED_WARMUP_MS : 0,
+  });
   const [p50Ms, p99Ms] = percentiles(Float64Array.from(latenciesMs), [50, 99]);
-  const [sendLagP50Ms, sendLagP99Ms] = sendLagsMs.length > 0 ? percentiles(Float64Array.from(sendLagsMs), [50, 99]) : [0, 0];
+  const [sendLagP50Ms, sendLagP99Ms] =
+    sendLagsMs.length > 0 ? percentiles(Float64Array.from(sendLagsMs), [50, 99]) : [0, 0];
   const clientCpuUsPerRequest = result.cpuUs / Math.max(1, result.sent);
-  return { ...result, p50Ms: p50Ms!, p99Ms: p99Ms!, sendLagP50Ms: sendLagP50Ms!, sendLagP99Ms: sendLagP99Ms!, clientCpuUsPerRequest };
+  return {
+    ...result,
+    p50Ms: p50Ms!,
+    p99Ms: p99Ms!,
+    sendLagP50Ms: sendLagP50Ms!,
+    sendLagP99Ms: sendLagP99Ms!,
+    clientCpuUsPerRequest,
+  };
 }
 
 process.once('message', (job: OrderLoadJob) => {

@@ -6,11 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { processCpuUs, withSteal } from '../host-cpu.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
 
-export type MeasuredLoad = OrderLoadResult & { stealPct: number | undefined; serverCpuUsPerRequest: number | undefined };
+export type MeasuredLoad = OrderLoadResult & {
+  stealPct: number | undefined;
+  serverCpuUsPerRequest: number | undefined;
+};
 
 function orderLoadChild(job: OrderLoadJob): Promise<OrderLoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./order-load-child.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./order-load-child.ts', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.once('message', (result: OrderLoadResult) => resolve(result));
     child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`order load exited ${code}`))));
     child.send(job);
@@ -22,7 +27,8 @@ export async function orderLoad(job: OrderLoadJob, server?: ChildProcess): Promi
   const before = server?.pid === undefined ? undefined : processCpuUs(server.pid);
   const result = await withSteal(() => orderLoadChild(job));
   const after = server?.pid === undefined ? undefined : processCpuUs(server.pid);
-  const serverCpuUsPerRequest = before === undefined || after === undefined ? undefined : (after - before) / Math.max(1, result.sent);
+  const serverCpuUsPerRequest =
+    before === undefined || after === undefined ? undefined : (after - before) / Math.max(1, result.sent);
   return { ...result, serverCpuUsPerRequest };
 }
 
@@ -31,8 +37,19 @@ export async function orderLoad(job: OrderLoadJob, server?: ChildProcess): Promi
  * saturated after a warm-up of `warmup` (not counted), then, with `paced`, at that rate. `requests`
  * must carry header names the way taken: `SVC_X` through the front, `SVC-X` straight at uWS.
  */
-export async function floorLoad(options: { front: boolean; port: number; requests: OrderLoadJob['requests']; warmup: OrderLoadJob['requests']; connections: number; durationMs: number; paced?: { perSecond: number; requests: OrderLoadJob['requests']; durationMs: number } }): Promise<{ saturated: MeasuredLoad; paced?: MeasuredLoad }> {
-  const server = fork(fileURLToPath(new URL('./floor-server.ts', import.meta.url)), [], { env: { ...process.env, FLOOR_PORT: String(options.port), FLOOR_FRONT: options.front ? '1' : '0' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function floorLoad(options: {
+  front: boolean;
+  port: number;
+  requests: OrderLoadJob['requests'];
+  warmup: OrderLoadJob['requests'];
+  connections: number;
+  durationMs: number;
+  paced?: { perSecond: number; requests: OrderLoadJob['requests']; durationMs: number };
+}): Promise<{ saturated: MeasuredLoad; paced?: MeasuredLoad }> {
+  const server = fork(fileURLToPath(new URL('./floor-server.ts', import.meta.url)), [], {
+    env: { ...process.env, FLOOR_PORT: String(options.port), FLOOR_FRONT: options.front ? '1' : '0' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     await new Promise((resolve, reject) => {
       server.once('message', resolve);
@@ -44,7 +61,13 @@ export async function floorLoad(options: { front: boolean; port: number; request
     const saturated = await orderLoad({ ...job, requests: options.requests, durationMs: options.durationMs }, server);
     const { paced } = options;
     if (paced === undefined) return { saturated };
-    return { saturated, paced: await orderLoad({ ...job, requests: paced.requests, durationMs: paced.durationMs, ratePerSecond: paced.perSecond }, server) };
+    return {
+      saturated,
+      paced: await orderLoad(
+        { ...job, requests: paced.requests, durationMs: paced.durationMs, ratePerSecond: paced.perSecond },
+        server,
+      ),
+    };
   } finally {
     server.kill('SIGTERM');
     if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once('exit', r));

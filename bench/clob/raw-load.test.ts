@@ -24,7 +24,10 @@ describe('what a run counts', () => {
     const s = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        const answer = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+        const answer = (status: number, body: string) =>
+          res
+            .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+            .end(body);
         if (req.url === '/one') answer(200, '{"success":true,"orderID":"0x1"}');
         else if (req.url === '/batch') answer(200, '[{"success":true},{"success":false,"errorMsg":"no"}]');
         else if (req.url === '/bad') answer(400, '{"error":"bad"}');
@@ -40,7 +43,12 @@ describe('what a run counts', () => {
   it('takes only whole successes as throughput, counts accepted orders item by item, and refusals apart', async () => {
     const s = await server();
     try {
-      const result = await runRawLoad({ url: s.url, requests: requests(['/one', '/batch', '/bad', '/one', '/batch']), connections: 1, durationMs: 5_000 });
+      const result = await runRawLoad({
+        url: s.url,
+        requests: requests(['/one', '/batch', '/bad', '/one', '/batch']),
+        connections: 1,
+        durationMs: 5_000,
+      });
       expect([result.ok, result.rejected, result.acceptedItems, result.errors]).toEqual([2, 3, 4, 0]);
       expect(result.rps).toBeCloseTo(2 / result.seconds);
       expect(result.latenciesMs).toHaveLength(5);
@@ -53,7 +61,13 @@ describe('what a run counts', () => {
     const s = await server();
     try {
       // Paced at 50/s over one connection: the reset at the second request leaves the rest unsent.
-      const result = await runRawLoad({ url: s.url, requests: requests(['/one', '/reset', '/one', '/one', '/one']), connections: 1, durationMs: 100, ratePerSecond: 50 });
+      const result = await runRawLoad({
+        url: s.url,
+        requests: requests(['/one', '/reset', '/one', '/one', '/one']),
+        connections: 1,
+        durationMs: 100,
+        ratePerSecond: 50,
+      });
       expect(result.ok).toBe(1);
       expect(result.errors).toBe(4);
       expect(result.latenciesMs).toHaveLength(2);
@@ -67,7 +81,13 @@ describe('what a run counts', () => {
     const s = await server();
     try {
       // 3 requests for 100 ms at 50/s: 5 wanted.
-      const result = await runRawLoad({ url: s.url, requests: requests(['/one', '/one', '/one']), connections: 1, durationMs: 100, ratePerSecond: 50 });
+      const result = await runRawLoad({
+        url: s.url,
+        requests: requests(['/one', '/one', '/one']),
+        connections: 1,
+        durationMs: 100,
+        ratePerSecond: 50,
+      });
       expect([result.ok, result.errors]).toEqual([3, 2]);
       expect(result.firstRejection).toBe('prepared requests ran out: 3 for 5 at 50/s');
     } finally {

@@ -50,14 +50,21 @@ function serialise(request: PreparedRequest, host: string): Buffer {
   const headers = Object.entries(request.headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  return Buffer.concat([Buffer.from(`POST ${request.path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  return Buffer.concat([
+    Buffer.from(
+      `POST ${request.path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-length: ${body.length}\r\n\r\n`,
+      'latin1',
+    ),
+    body,
+  ]);
 }
 
 /** Status and body length of a response head, or an Error for framing this client does not take. */
 function parseHead(head: string): { status: number; length: number } | Error {
   const status = Number(head.slice(9, 12));
   const match = /\r\ncontent-length: *(\d+)/i.exec(head);
-  if (!head.startsWith('HTTP/1.1 ') || !Number.isInteger(status) || match === null) return new Error(`unframed response: ${head.slice(0, 200)}`);
+  if (!head.startsWith('HTTP/1.1 ') || !Number.isInteger(status) || match === null)
+    return new Error(`unframed response: ${head.slice(0, 200)}`);
   return { status, length: Number(match[1]) };
 }
 
@@ -133,7 +140,19 @@ export function dueCount(elapsedMs: number, ratePerSecond: number, total: number
 export function runRawLoad(job: RawLoadJob): Promise<RawLoadResult> {
   const url = new URL(job.url);
   const wire = job.requests.map((request) => serialise(request, url.host));
-  const result: RawLoadResult = { sent: 0, ok: 0, rejected: 0, acceptedItems: 0, errors: 0, seconds: 0, rps: 0, latenciesMs: [], sendLagsMs: [], firstRejection: '', cpuUs: 0 };
+  const result: RawLoadResult = {
+    sent: 0,
+    ok: 0,
+    rejected: 0,
+    acceptedItems: 0,
+    errors: 0,
+    seconds: 0,
+    rps: 0,
+    latenciesMs: [],
+    sendLagsMs: [],
+    firstRejection: '',
+    cpuUs: 0,
+  };
   const rate = job.ratePerSecond ?? 0;
   const warmupMs = job.warmupMs ?? 0;
   const cpuBefore = process.cpuUsage();

@@ -23,9 +23,25 @@ import { threadRoundTrips } from '../thread-hop.ts';
 import { writeReport, type Row } from '../report.ts';
 import { floorLoad, orderLoad, type MeasuredLoad } from './order-load.ts';
 import { helloWorld, signatureCeiling } from './ceilings.ts';
-import { assertSignsCorrectly, authedRequest, batchRequests, makeTrader, orders, type BenchTrader } from './signed-orders.ts';
+import {
+  assertSignsCorrectly,
+  authedRequest,
+  batchRequests,
+  makeTrader,
+  orders,
+  type BenchTrader,
+} from './signed-orders.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2).filter((arg) => arg !== '--'), options: { duration: { type: 'string', default: '4000' }, connections: { type: 'string', default: '32' }, 'order-connections': { type: 'string', default: '128' }, 'get-connections': { type: 'string', default: '128' }, traders: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    duration: { type: 'string', default: '4000' },
+    connections: { type: 'string', default: '32' },
+    'order-connections': { type: 'string', default: '128' },
+    'get-connections': { type: 'string', default: '128' },
+    traders: { type: 'string', default: '8' },
+  },
+});
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 // Signed orders take several thread hops each, so 32 connections leave this server waiting on
@@ -67,18 +83,38 @@ interface OrderLatencyReport {
 /** An operator call, its JSON answer; 425 (the server still recovering at start) is retried. */
 async function operator(path: string, body?: unknown, method = 'POST'): Promise<any> {
   for (let attempt = 0; ; attempt++) {
-    const response = await fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${BASE}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (response.ok) return response.json();
-    if (response.status !== 425 || attempt === 50) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    if (response.status !== 425 || attempt === 50)
+      throw new Error(`${path}: ${response.status} ${await response.text()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'services/clob/src/main.ts'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const server = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      '--import',
+      'tsx',
+      'services/clob/src/main.ts',
+    ],
+    { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 200));
-    if (await fetch(`${BASE}/`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${BASE}/`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
   }
   server.kill('SIGKILL');
   throw new Error('server did not start');
@@ -88,10 +124,16 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
  * The CPU an order cost, server and load client, for a table note: per request over
  * `ordersPerRequest`; `budgetUs`, when given, is what the goal allows.
  */
-function cpuNote(run: { serverCpuUsPerRequest: number | undefined; clientCpuUsPerRequest: number }, options: { budgetUs?: number; ordersPerRequest?: number } = {}): string {
+function cpuNote(
+  run: { serverCpuUsPerRequest: number | undefined; clientCpuUsPerRequest: number },
+  options: { budgetUs?: number; ordersPerRequest?: number } = {},
+): string {
   const per = options.ordersPerRequest ?? 1;
   const server = run.serverCpuUsPerRequest === undefined ? 'n/a' : (run.serverCpuUsPerRequest / per).toFixed(0);
-  const budget = options.budgetUs === undefined ? '' : `; at 50 % of the ceiling ${availableParallelism()} cores allow ${options.budgetUs.toFixed(0)} µs for all of it`;
+  const budget =
+    options.budgetUs === undefined
+      ? ''
+      : `; at 50 % of the ceiling ${availableParallelism()} cores allow ${options.budgetUs.toFixed(0)} µs for all of it`;
   return `CPU per order: server ${server} µs, load client ${(run.clientCpuUsPerRequest / per).toFixed(0)} µs${budget}`;
 }
 
@@ -105,7 +147,10 @@ function pollingNote(): { note: string; pollNs: number | string } {
   const polling = idlePolling();
   if (polling === undefined) return { note: 'cpuidle: n/a', pollNs: 'n/a' };
   if (polling.guestHaltPollNs === undefined) return { note: `cpuidle ${polling.driver}`, pollNs: 'n/a' };
-  return { note: `cpuidle ${polling.driver}, guest_halt_poll_ns ${polling.guestHaltPollNs}`, pollNs: polling.guestHaltPollNs };
+  return {
+    note: `cpuidle ${polling.driver}, guest_halt_poll_ns ${polling.guestHaltPollNs}`,
+    pollNs: polling.guestHaltPollNs,
+  };
 }
 
 /** The middle value (for an even count, the lower middle). */
@@ -126,7 +171,8 @@ function median(results: LoadResult[]): LoadResult {
 async function interleavedGets(urls: string[], connections: number): Promise<LoadResult[][]> {
   const results: LoadResult[][] = urls.map(() => []);
   for (let round = 0; round < GET_ROUNDS; round++) {
-    for (const [i, url] of urls.entries()) results[i]!.push(await runLoad({ url, connections, durationMs: DURATION / 2, warmupMs: 500 }));
+    for (const [i, url] of urls.entries())
+      results[i]!.push(await runLoad({ url, connections, durationMs: DURATION / 2, warmupMs: 500 }));
   }
   return results;
 }
@@ -136,15 +182,27 @@ async function bookRounds(urls: string[], connections: number) {
   const measured = await withSteal(async () => ({ rounds: await interleavedGets(urls, connections) }));
   const [hello, book, direct] = measured.rounds.map(median);
   // Per round, a URL's rate over hello-world's in that round; then the middle round's ratio.
-  const ratioToHello = (url: number) => middle(measured.rounds[url]!.map((r, round) => r.rps / measured.rounds[0]![round]!.rps));
-  return { hello: hello!, book: book!, direct: direct!, bookRatio: ratioToHello(1), directRatio: ratioToHello(2), stealPct: measured.stealPct, rounds: measured.rounds };
+  const ratioToHello = (url: number) =>
+    middle(measured.rounds[url]!.map((r, round) => r.rps / measured.rounds[0]![round]!.rps));
+  return {
+    hello: hello!,
+    book: book!,
+    direct: direct!,
+    bookRatio: ratioToHello(1),
+    directRatio: ratioToHello(2),
+    stealPct: measured.stealPct,
+    rounds: measured.rounds,
+  };
 }
 
 const db = await createTestDatabase();
 const prefix = testRedisPrefix();
 const SHARDS = availableParallelism();
 const redis = new Redis(testkitConfig.redisUrl);
-const shardQueues = Array.from({ length: SHARDS }, (_, k) => new Queue(shardQueueName(k), { connection: redis, prefix: prefix.slice(0, -1), skipVersionCheck: true }));
+const shardQueues = Array.from(
+  { length: SHARDS },
+  (_, k) => new Queue(shardQueueName(k), { connection: redis, prefix: prefix.slice(0, -1), skipVersionCheck: true }),
+);
 /** Redis's memory at each drain (MB), for the JSON. */
 const redisMb: number[] = [];
 
@@ -179,7 +237,16 @@ try {
   const conditionId = `0x${randomBytes(32).toString('hex')}`;
   const yes = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
   const no = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
-  await operator('/operator/markets', { condition_id: conditionId, question: 'Bench?', tokens: [{ token_id: yes, outcome: 'Yes' }, { token_id: no, outcome: 'No' }], tick_size: '0.01', min_order_size: '5' });
+  await operator('/operator/markets', {
+    condition_id: conditionId,
+    question: 'Bench?',
+    tokens: [
+      { token_id: yes, outcome: 'Yes' },
+      { token_id: no, outcome: 'No' },
+    ],
+    tick_size: '0.01',
+    min_order_size: '5',
+  });
   const traders: BenchTrader[] = [];
   for (let i = 0; i < TRADERS; i++) {
     const trader = await makeTrader(BASE);
@@ -191,9 +258,13 @@ try {
 
   log('signing orders…');
   const now = Math.floor(Date.now() / 1000);
-  const singles = orders(traders, yes, SINGLES).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
+  const singles = orders(traders, yes, SINGLES).map((o, i) =>
+    authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now),
+  );
   const batches = batchRequests(traders, yes, 4_000, now);
-  const stale = orders(traders, yes, 20_000, Date.now() - 3_600_000).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
+  const stale = orders(traders, yes, 20_000, Date.now() - 3_600_000).map((o, i) =>
+    authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now),
+  );
 
   log('ceilings…');
   const signaturesBefore = await withSteal(() => signatureCeiling(singles.slice(0, 5000), DURATION));
@@ -203,21 +274,52 @@ try {
   // as the orders (raw uWS: header names with '-', since it has no front). Until 2026-11-23 it was
   // autocannon at 32 connections, which sent half as many: a ceiling that low would have flattered
   // the ratio wherever it, not the signatures, was the lower one.
-  const hyphenated = singles.map((r) => ({ ...r, path: '/hello', headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])) }));
-  const helloPost = await orderLoad({ url: `http://127.0.0.1:${hello.port}`, requests: hyphenated, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  const hyphenated = singles.map((r) => ({
+    ...r,
+    path: '/hello',
+    headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])),
+  }));
+  const helloPost = await orderLoad({
+    url: `http://127.0.0.1:${hello.port}`,
+    requests: hyphenated,
+    connections: ORDER_CONNECTIONS,
+    durationMs: DURATION,
+    ratePerSecond: 0,
+  });
 
   await drainShardQueues();
   log('POST /order… (2 s warm-up first, not counted)');
-  await orderLoad({ url: BASE, requests: singles.slice(60_000, 80_000), connections: ORDER_CONNECTIONS, durationMs: 2000, ratePerSecond: 0 });
-  const single = await orderLoad({ url: BASE, requests: singles.slice(0, 30_000), connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 }, server);
+  await orderLoad({
+    url: BASE,
+    requests: singles.slice(60_000, 80_000),
+    connections: ORDER_CONNECTIONS,
+    durationMs: 2000,
+    ratePerSecond: 0,
+  });
+  const single = await orderLoad(
+    {
+      url: BASE,
+      requests: singles.slice(0, 30_000),
+      connections: ORDER_CONNECTIONS,
+      durationMs: DURATION,
+      ratePerSecond: 0,
+    },
+    server,
+  );
   // This VM's speed drifts by up to 2× within minutes: the ceiling is measured on both sides of
   // the single-order run and averaged, so the ratio compares like with like.
   const signaturesAfter = await withSteal(() => signatureCeiling(singles.slice(5000, 10_000), DURATION));
   const signaturesPerSec = (signaturesBefore.rate + signaturesAfter.rate) / 2;
-  const signaturesSteal = signaturesBefore.stealPct === undefined || signaturesAfter.stealPct === undefined ? undefined : (signaturesBefore.stealPct + signaturesAfter.stealPct) / 2;
+  const signaturesSteal =
+    signaturesBefore.stealPct === undefined || signaturesAfter.stealPct === undefined
+      ? undefined
+      : (signaturesBefore.stealPct + signaturesAfter.stealPct) / 2;
   await drainShardQueues();
   log('POST /orders (15 per request)…');
-  const batched = await orderLoad({ url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 }, server);
+  const batched = await orderLoad(
+    { url: BASE, requests: batches, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 },
+    server,
+  );
   const ceiling = Math.min(signaturesPerSec, helloPost.rps);
   // The floor: the same load against only the parts the issue mandates (floor-server.ts), through
   // the front (saturated, then at half the goal's rate) and straight at uWS. POST /order cannot
@@ -226,10 +328,31 @@ try {
   log('floor: front → uWS → verify pool → one-thread shard, nothing else…');
   // Its ratios use a ceiling taken right around it (the VM drifts), capped by hello-world POST.
   const floorSignaturesBefore = await signatureCeiling(singles.slice(10_000, 15_000), DURATION);
-  const floorRun = await floorLoad({ front: true, port: PORT + 2, requests: singles.slice(0, 60_000), warmup: singles.slice(60_000, 80_000), connections: ORDER_CONNECTIONS, durationMs: DURATION, paced: { perSecond: Math.max(1, Math.floor(ceiling / 4)), requests: singles.slice(80_000), durationMs: 2 * DURATION } });
+  const floorRun = await floorLoad({
+    front: true,
+    port: PORT + 2,
+    requests: singles.slice(0, 60_000),
+    warmup: singles.slice(60_000, 80_000),
+    connections: ORDER_CONNECTIONS,
+    durationMs: DURATION,
+    paced: {
+      perSecond: Math.max(1, Math.floor(ceiling / 4)),
+      requests: singles.slice(80_000),
+      durationMs: 2 * DURATION,
+    },
+  });
   const floor = floorRun.saturated;
   const floorHalf = floorRun.paced!;
-  const floorDirect = (await floorLoad({ front: false, port: PORT + 3, requests: hyphenated.slice(0, 60_000), warmup: hyphenated.slice(60_000, 80_000), connections: ORDER_CONNECTIONS, durationMs: DURATION })).saturated;
+  const floorDirect = (
+    await floorLoad({
+      front: false,
+      port: PORT + 3,
+      requests: hyphenated.slice(0, 60_000),
+      warmup: hyphenated.slice(60_000, 80_000),
+      connections: ORDER_CONNECTIONS,
+      durationMs: DURATION,
+    })
+  ).saturated;
   const floorSignaturesAfter = await signatureCeiling(singles.slice(15_000, 20_000), DURATION);
   const floorCeiling = Math.min((floorSignaturesBefore.rate + floorSignaturesAfter.rate) / 2, helloPost.rps);
   // "Ack p99 < 20 ms at half that rate": half the goal's rate (25 % of the ceiling, as the catalog
@@ -238,18 +361,48 @@ try {
   await drainShardQueues();
   log('POST /order at half the goal rate…');
   await operator('/operator/order-latency', undefined, 'DELETE');
-  const half = await orderLoad({ url: BASE, requests: singles.slice(80_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(ceiling / 4)) }, server);
+  const half = await orderLoad(
+    {
+      url: BASE,
+      requests: singles.slice(80_000),
+      connections: ORDER_CONNECTIONS,
+      durationMs: 2 * DURATION,
+      ratePerSecond: Math.max(1, Math.floor(ceiling / 4)),
+    },
+    server,
+  );
   // Where those orders spent their time inside the server (the first second included).
   const inside = (await operator('/operator/order-latency', undefined, 'DELETE')) as OrderLatencyReport;
   await drainShardQueues();
   log('POST /order at half the single-order rate…');
-  const halfReached = await orderLoad({ url: BASE, requests: singles.slice(30_000, 60_000), connections: ORDER_CONNECTIONS, durationMs: 2 * DURATION, ratePerSecond: Math.max(1, Math.floor(single.rps / 2)) }, server);
+  const halfReached = await orderLoad(
+    {
+      url: BASE,
+      requests: singles.slice(30_000, 60_000),
+      connections: ORDER_CONNECTIONS,
+      durationMs: 2 * DURATION,
+      ratePerSecond: Math.max(1, Math.floor(single.rps / 2)),
+    },
+    server,
+  );
   await drainShardQueues();
   log('POST /order, signed an hour ago (outside the replay window: a ledger lookup each)…');
-  const old = await orderLoad({ url: BASE, requests: stale, connections: ORDER_CONNECTIONS, durationMs: DURATION, ratePerSecond: 0 });
+  const old = await orderLoad({
+    url: BASE,
+    requests: stale,
+    connections: ORDER_CONNECTIONS,
+    durationMs: DURATION,
+    ratePerSecond: 0,
+  });
   await drainShardQueues();
-  log(`GET /book… (${GET_ROUNDS} rounds of hello-world, public port, straight at uWS; ${GET_CONNECTIONS} then ${CONNECTIONS} connections)`);
-  const getUrls = [`http://127.0.0.1:${hello.port}/hello`, `${BASE}/book?token_id=${yes}`, `http://127.0.0.1:${DIRECT_PORT}/book?token_id=${yes}`];
+  log(
+    `GET /book… (${GET_ROUNDS} rounds of hello-world, public port, straight at uWS; ${GET_CONNECTIONS} then ${CONNECTIONS} connections)`,
+  );
+  const getUrls = [
+    `http://127.0.0.1:${hello.port}/hello`,
+    `${BASE}/book?token_id=${yes}`,
+    `http://127.0.0.1:${DIRECT_PORT}/book?token_id=${yes}`,
+  ];
   const gets = await bookRounds(getUrls, GET_CONNECTIONS);
   const fewer = await bookRounds(getUrls, CONNECTIONS);
   hello.close();
@@ -262,26 +415,153 @@ try {
   const batchOrdersPerSec = batched.acceptedItems / batched.seconds;
   /** Every answer counted a success, no request lost: a goal is judged only on such a run. */
   const clean = (run: { rejected: number; errors: number }) => run.rejected === 0 && run.errors === 0;
-  const refusals = (run: { rejected: number; errors: number; firstRejection: string }) => `${run.rejected} refused, ${run.errors} lost${run.errors > 0 && run.firstRejection.startsWith('prepared requests ran out') ? ` (${run.firstRejection})` : ''}`;
+  const refusals = (run: { rejected: number; errors: number; firstRejection: string }) =>
+    `${run.rejected} refused, ${run.errors} lost${run.errors > 0 && run.firstRejection.startsWith('prepared requests ran out') ? ` (${run.firstRejection})` : ''}`;
   const rows: Row[] = [
-    { measure: 'ceiling: digest + recovery, all cores', 'per s': Math.round(signaturesPerSec), 'p50 ms': '', 'p99 ms': '', 'steal %': stealCell(signaturesSteal), note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order` },
-    { measure: 'ceiling: hello-world uWS POST', 'per s': Math.round(helloPost.rps), 'p50 ms': helloPost.p50Ms.toFixed(2), 'p99 ms': helloPost.p99Ms.toFixed(2), 'steal %': stealCell(helloPost.stealPct), note: `the order client: ${ORDER_CONNECTIONS} connections, the same distinct signed bodies; its own CPU ${helloPost.clientCpuUsPerRequest.toFixed(0)} µs each; ${refusals(helloPost)}` },
-    { measure: 'floor: front → uWS → verify → shard', 'per s': Math.round(floor.rps), 'p50 ms': floor.p50Ms.toFixed(2), 'p99 ms': floor.p99Ms.toFixed(2), 'steal %': stealCell(floor.stealPct), note: `the parts the issue mandates, no pmx work; ${(floor.rps / floorCeiling * 100).toFixed(0)}% of the ceiling around it (${Math.round(floorCeiling)}/s); ${refusals(floor)}; ${cpuNote(floor)}` },
-    { measure: '… at half the goal rate', 'per s': Math.round(floorHalf.rps), 'p50 ms': floorHalf.p50Ms.toFixed(2), 'p99 ms': floorHalf.p99Ms.toFixed(2), 'steal %': stealCell(floorHalf.stealPct), note: `ack latency of the floor at the rate of the half-goal run below; ${refusals(floorHalf)}; client p99 ${floorHalf.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(floorHalf)}` },
-    { measure: '… straight at uWS (no front)', 'per s': Math.round(floorDirect.rps), 'p50 ms': floorDirect.p50Ms.toFixed(2), 'p99 ms': floorDirect.p99Ms.toFixed(2), 'steal %': stealCell(floorDirect.stealPct), note: `${(floorDirect.rps / floorCeiling * 100).toFixed(0)}% of the ceiling around it; ${refusals(floorDirect)}; ${cpuNote(floorDirect)}` },
-    { measure: 'machine: thread round trip, one at a time', 'per s': Math.round(hop.rate), 'p50 ms': hop.p50Ms.toFixed(3), 'p99 ms': hop.p99Ms.toFixed(3), 'steal %': stealCell(hop.stealPct), note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times; ${polling.note}` },
-    { measure: 'ceiling: hello-world uWS GET', 'per s': Math.round(helloGet.rps), 'p50 ms': helloGet.p50Ms.toFixed(2), 'p99 ms': helloGet.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections` },
-    { measure: 'POST /order (orders/s)', 'per s': Math.round(single.rps), 'p50 ms': single.p50Ms.toFixed(2), 'p99 ms': single.p99Ms.toFixed(2), 'steal %': stealCell(single.stealPct), note: `${single.ok} ok, ${refusals(single)}; ${(single.rps / ceiling * 100).toFixed(0)}% of ceiling` },
-    { measure: '… CPU per order', 'per s': '', 'p50 ms': '', 'p99 ms': '', 'steal %': '', note: cpuNote(single, { budgetUs }) },
-    { measure: 'POST /orders ×15 (orders/s)', 'per s': Math.round(batchOrdersPerSec), 'p50 ms': batched.p50Ms.toFixed(2), 'p99 ms': batched.p99Ms.toFixed(2), 'steal %': stealCell(batched.stealPct), note: `orders placed; ${(batchOrdersPerSec / ceiling * 100).toFixed(0)}% of ceiling; ${batched.acceptedItems} of ${15 * (batched.ok + batched.rejected)} orders accepted, ${refusals(batched)}; ${cpuNote(batched, { ordersPerRequest: 15 })}` },
-    { measure: 'POST /order at half the goal rate', 'per s': Math.round(half.rps), 'p50 ms': half.p50Ms.toFixed(2), 'p99 ms': half.p99Ms.toFixed(2), 'steal %': stealCell(half.stealPct), note: `ack latency at 25 % of the ceiling (the goal); ${refusals(half)}; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}` },
-    { measure: '… signature check (queue + verify pool)', 'per s': '', 'p50 ms': inside.signatureCheck.p50Ms.toFixed(2), 'p99 ms': inside.signatureCheck.p99Ms.toFixed(2), 'steal %': '', note: 'inside the server, from the order service to the verified signature' },
-    { measure: '… match (shard queue + matching + queue append)', 'per s': '', 'p50 ms': inside.match.p50Ms.toFixed(2), 'p99 ms': inside.match.p99Ms.toFixed(2), 'steal %': '', note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms` },
-    { measure: 'POST /order, signed outside the window', 'per s': Math.round(old.rps), 'p50 ms': old.p50Ms.toFixed(2), 'p99 ms': old.p99Ms.toFixed(2), 'steal %': stealCell(old.stealPct), note: `ledger lookup per order; ${refusals(old)}` },
-    { measure: 'POST /order at half the single-order rate', 'per s': Math.round(halfReached.rps), 'p50 ms': halfReached.p50Ms.toFixed(2), 'p99 ms': halfReached.p99Ms.toFixed(2), 'steal %': stealCell(halfReached.stealPct), note: `ack latency; ${refusals(halfReached)}; client p99 ${halfReached.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(halfReached)}` },
-    { measure: 'GET /book (public port)', 'per s': Math.round(book.rps), 'p50 ms': book.p50Ms.toFixed(2), 'p99 ms': book.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
-    { measure: 'GET /book (uWS direct)', 'per s': Math.round(bookDirect.rps), 'p50 ms': bookDirect.p50Ms.toFixed(2), 'p99 ms': bookDirect.p99Ms.toFixed(2), 'steal %': stealCell(gets.stealPct), note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)` },
-    { measure: `GET /book (public port), ${CONNECTIONS} connections`, 'per s': Math.round(fewer.book.rps), 'p50 ms': fewer.book.p50Ms.toFixed(2), 'p99 ms': fewer.book.p99Ms.toFixed(2), 'steal %': stealCell(fewer.stealPct), note: `${(fewer.bookRatio * 100).toFixed(0)}% of hello-world GET (${Math.round(fewer.hello.rps)}/s); straight at uWS ${(fewer.directRatio * 100).toFixed(0)}%` },
+    {
+      measure: 'ceiling: digest + recovery, all cores',
+      'per s': Math.round(signaturesPerSec),
+      'p50 ms': '',
+      'p99 ms': '',
+      'steal %': stealCell(signaturesSteal),
+      note: `${availableParallelism()} threads; ${Math.round(signaturesBefore.rate)} before and ${Math.round(signaturesAfter.rate)} after POST /order`,
+    },
+    {
+      measure: 'ceiling: hello-world uWS POST',
+      'per s': Math.round(helloPost.rps),
+      'p50 ms': helloPost.p50Ms.toFixed(2),
+      'p99 ms': helloPost.p99Ms.toFixed(2),
+      'steal %': stealCell(helloPost.stealPct),
+      note: `the order client: ${ORDER_CONNECTIONS} connections, the same distinct signed bodies; its own CPU ${helloPost.clientCpuUsPerRequest.toFixed(0)} µs each; ${refusals(helloPost)}`,
+    },
+    {
+      measure: 'floor: front → uWS → verify → shard',
+      'per s': Math.round(floor.rps),
+      'p50 ms': floor.p50Ms.toFixed(2),
+      'p99 ms': floor.p99Ms.toFixed(2),
+      'steal %': stealCell(floor.stealPct),
+      note: `the parts the issue mandates, no pmx work; ${((floor.rps / floorCeiling) * 100).toFixed(0)}% of the ceiling around it (${Math.round(floorCeiling)}/s); ${refusals(floor)}; ${cpuNote(floor)}`,
+    },
+    {
+      measure: '… at half the goal rate',
+      'per s': Math.round(floorHalf.rps),
+      'p50 ms': floorHalf.p50Ms.toFixed(2),
+      'p99 ms': floorHalf.p99Ms.toFixed(2),
+      'steal %': stealCell(floorHalf.stealPct),
+      note: `ack latency of the floor at the rate of the half-goal run below; ${refusals(floorHalf)}; client p99 ${floorHalf.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(floorHalf)}`,
+    },
+    {
+      measure: '… straight at uWS (no front)',
+      'per s': Math.round(floorDirect.rps),
+      'p50 ms': floorDirect.p50Ms.toFixed(2),
+      'p99 ms': floorDirect.p99Ms.toFixed(2),
+      'steal %': stealCell(floorDirect.stealPct),
+      note: `${((floorDirect.rps / floorCeiling) * 100).toFixed(0)}% of the ceiling around it; ${refusals(floorDirect)}; ${cpuNote(floorDirect)}`,
+    },
+    {
+      measure: 'machine: thread round trip, one at a time',
+      'per s': Math.round(hop.rate),
+      'p50 ms': hop.p50Ms.toFixed(3),
+      'p99 ms': hop.p99Ms.toFixed(3),
+      'steal %': stealCell(hop.stealPct),
+      note: `${hop.cpuUsPerTrip.toFixed(0)} µs CPU each; an order is handed on 10 times; ${polling.note}`,
+    },
+    {
+      measure: 'ceiling: hello-world uWS GET',
+      'per s': Math.round(helloGet.rps),
+      'p50 ms': helloGet.p50Ms.toFixed(2),
+      'p99 ms': helloGet.p99Ms.toFixed(2),
+      'steal %': stealCell(gets.stealPct),
+      note: `median of ${GET_ROUNDS} rounds, interleaved with GET /book; ${GET_CONNECTIONS} connections`,
+    },
+    {
+      measure: 'POST /order (orders/s)',
+      'per s': Math.round(single.rps),
+      'p50 ms': single.p50Ms.toFixed(2),
+      'p99 ms': single.p99Ms.toFixed(2),
+      'steal %': stealCell(single.stealPct),
+      note: `${single.ok} ok, ${refusals(single)}; ${((single.rps / ceiling) * 100).toFixed(0)}% of ceiling`,
+    },
+    {
+      measure: '… CPU per order',
+      'per s': '',
+      'p50 ms': '',
+      'p99 ms': '',
+      'steal %': '',
+      note: cpuNote(single, { budgetUs }),
+    },
+    {
+      measure: 'POST /orders ×15 (orders/s)',
+      'per s': Math.round(batchOrdersPerSec),
+      'p50 ms': batched.p50Ms.toFixed(2),
+      'p99 ms': batched.p99Ms.toFixed(2),
+      'steal %': stealCell(batched.stealPct),
+      note: `orders placed; ${((batchOrdersPerSec / ceiling) * 100).toFixed(0)}% of ceiling; ${batched.acceptedItems} of ${15 * (batched.ok + batched.rejected)} orders accepted, ${refusals(batched)}; ${cpuNote(batched, { ordersPerRequest: 15 })}`,
+    },
+    {
+      measure: 'POST /order at half the goal rate',
+      'per s': Math.round(half.rps),
+      'p50 ms': half.p50Ms.toFixed(2),
+      'p99 ms': half.p99Ms.toFixed(2),
+      'steal %': stealCell(half.stealPct),
+      note: `ack latency at 25 % of the ceiling (the goal); ${refusals(half)}; the client sent p50 ${half.sendLagP50Ms.toFixed(2)} / p99 ${half.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(half)}`,
+    },
+    {
+      measure: '… signature check (queue + verify pool)',
+      'per s': '',
+      'p50 ms': inside.signatureCheck.p50Ms.toFixed(2),
+      'p99 ms': inside.signatureCheck.p99Ms.toFixed(2),
+      'steal %': '',
+      note: 'inside the server, from the order service to the verified signature',
+    },
+    {
+      measure: '… match (shard queue + matching + queue append)',
+      'per s': '',
+      'p50 ms': inside.match.p50Ms.toFixed(2),
+      'p99 ms': inside.match.p99Ms.toFixed(2),
+      'steal %': '',
+      note: `inside the server; both and between: p50 ${inside.total.p50Ms.toFixed(2)}, p99 ${inside.total.p99Ms.toFixed(2)} ms`,
+    },
+    {
+      measure: 'POST /order, signed outside the window',
+      'per s': Math.round(old.rps),
+      'p50 ms': old.p50Ms.toFixed(2),
+      'p99 ms': old.p99Ms.toFixed(2),
+      'steal %': stealCell(old.stealPct),
+      note: `ledger lookup per order; ${refusals(old)}`,
+    },
+    {
+      measure: 'POST /order at half the single-order rate',
+      'per s': Math.round(halfReached.rps),
+      'p50 ms': halfReached.p50Ms.toFixed(2),
+      'p99 ms': halfReached.p99Ms.toFixed(2),
+      'steal %': stealCell(halfReached.stealPct),
+      note: `ack latency; ${refusals(halfReached)}; client p99 ${halfReached.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(halfReached)}`,
+    },
+    {
+      measure: 'GET /book (public port)',
+      'per s': Math.round(book.rps),
+      'p50 ms': book.p50Ms.toFixed(2),
+      'p99 ms': book.p99Ms.toFixed(2),
+      'steal %': stealCell(gets.stealPct),
+      note: `${(bookRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)`,
+    },
+    {
+      measure: 'GET /book (uWS direct)',
+      'per s': Math.round(bookDirect.rps),
+      'p50 ms': bookDirect.p50Ms.toFixed(2),
+      'p99 ms': bookDirect.p99Ms.toFixed(2),
+      'steal %': stealCell(gets.stealPct),
+      note: `${(bookDirectRatio * 100).toFixed(0)}% of hello-world GET (median of rounds)`,
+    },
+    {
+      measure: `GET /book (public port), ${CONNECTIONS} connections`,
+      'per s': Math.round(fewer.book.rps),
+      'p50 ms': fewer.book.p50Ms.toFixed(2),
+      'p99 ms': fewer.book.p99Ms.toFixed(2),
+      'steal %': stealCell(fewer.stealPct),
+      note: `${(fewer.bookRatio * 100).toFixed(0)}% of hello-world GET (${Math.round(fewer.hello.rps)}/s); straight at uWS ${(fewer.directRatio * 100).toFixed(0)}%`,
+    },
   ];
   writeReport({
     bench: 'clob',
@@ -328,7 +608,8 @@ try {
       batchErrors: batched.errors,
       batchOrdersAccepted: batched.acceptedItems,
       batchRatioOfCeiling: Number((batchOrdersPerSec / ceiling).toFixed(3)),
-      batchServerCpuUsPerOrder: batched.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(batched.serverCpuUsPerRequest / 15),
+      batchServerCpuUsPerOrder:
+        batched.serverCpuUsPerRequest === undefined ? 'n/a' : Math.round(batched.serverCpuUsPerRequest / 15),
       halfRateP50Ms: Number(half.p50Ms.toFixed(3)),
       halfRateP99Ms: Number(half.p99Ms.toFixed(3)),
       halfRateTargetPerSec: Math.max(1, Math.floor(ceiling / 4)),

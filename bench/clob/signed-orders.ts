@@ -5,7 +5,14 @@
 
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { CLOB_AUTH_EIP712_TYPES, createOrderHasher, DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE, recoverAddress, signL2 } from '@pmx/signing';
+import {
+  CLOB_AUTH_EIP712_TYPES,
+  createOrderHasher,
+  DEFAULT_CHAIN_ID as CHAIN_ID,
+  DEFAULT_EXCHANGE as EXCHANGE,
+  recoverAddress,
+  signL2,
+} from '@pmx/signing';
 import { privateKeyToAccount } from 'viem/accounts';
 
 export { DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE } from '@pmx/signing';
@@ -33,7 +40,12 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
     domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
     types: CLOB_AUTH_EIP712_TYPES,
     primaryType: 'ClobAuth',
-    message: { address: account.address, timestamp, nonce: 0n, message: 'This message attests that I control the given wallet' },
+    message: {
+      address: account.address,
+      timestamp,
+      nonce: 0n,
+      message: 'This message attests that I control the given wallet',
+    },
   });
   const response = await fetch(`${baseUrl}/auth/api-key`, {
     method: 'POST',
@@ -44,11 +56,21 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
   return { privateKey, address: account.address, ...creds };
 }
 
-const native = createRequire(import.meta.url)('secp256k1') as { ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
+const native = createRequire(import.meta.url)('secp256k1') as {
+  ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number };
+};
 const hasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE });
 
 /** One signed order envelope: BUY or SELL `size` tokens at `priceCents` of a 0.01-tick market. */
-export function signOrder(trader: BenchTrader, tokenId: string, side: 'BUY' | 'SELL', priceCents: number, sizeTokens: number, orderType = 'GTC', timestamp = Date.now()): Record<string, unknown> {
+export function signOrder(
+  trader: BenchTrader,
+  tokenId: string,
+  side: 'BUY' | 'SELL',
+  priceCents: number,
+  sizeTokens: number,
+  orderType = 'GTC',
+  timestamp = Date.now(),
+): Record<string, unknown> {
   const size = BigInt(sizeTokens) * 1_000_000n;
   const collateral = (size * BigInt(priceCents)) / 100n;
   const fields = {
@@ -67,7 +89,11 @@ export function signOrder(trader: BenchTrader, tokenId: string, side: 'BUY' | 'S
   const digest = hasher.hashOrder(fields);
   const signed = native.ecdsaSign(digest, trader.privateKey);
   const signature = `0x${Buffer.from(signed.signature).toString('hex')}${(27 + signed.recid).toString(16)}`;
-  return { order: { ...fields, salt: Number(fields.salt), expiration: '0', signature }, owner: trader.apiKey, orderType };
+  return {
+    order: { ...fields, salt: Number(fields.salt), expiration: '0', signature },
+    owner: trader.apiKey,
+    orderType,
+  };
 }
 
 /** Checks the fast signing path against the server's recovery once, before a run. */
@@ -75,10 +101,17 @@ export function assertSignsCorrectly(trader: BenchTrader, tokenId: string): void
   const envelope = signOrder(trader, tokenId, 'BUY', 50, 10) as { order: Record<string, string> };
   const digest = hasher.hashOrder(envelope.order as never);
   const signer = recoverAddress(digest, envelope.order.signature!);
-  if (signer?.toLowerCase() !== trader.address.toLowerCase()) throw new Error('bench signing path does not recover to the trader');
+  if (signer?.toLowerCase() !== trader.address.toLowerCase())
+    throw new Error('bench signing path does not recover to the trader');
 }
 
-export function authedRequest(trader: BenchTrader, method: string, path: string, payload: unknown, timestamp: number): PreparedRequest {
+export function authedRequest(
+  trader: BenchTrader,
+  method: string,
+  path: string,
+  payload: unknown,
+  timestamp: number,
+): PreparedRequest {
   const body = JSON.stringify(payload);
   return {
     path,
@@ -98,7 +131,12 @@ export function authedRequest(trader: BenchTrader, method: string, path: string,
 const sideOf = (trader: number): 'BUY' | 'SELL' => ((trader >> 1) % 2 === 0 ? 'BUY' : 'SELL');
 
 /** Distinct orders around the middle: about half cross, from traders funded for all of them. */
-export function orders(traders: BenchTrader[], tokenId: string, count: number, timestamp?: number): Record<string, unknown>[] {
+export function orders(
+  traders: BenchTrader[],
+  tokenId: string,
+  count: number,
+  timestamp?: number,
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const t = i % traders.length;
@@ -113,11 +151,18 @@ export function orders(traders: BenchTrader[], tokenId: string, count: number, t
  * of a batch came from all eight traders, 13 of every 15 were refused, and the bench counted
  * them as placed.)
  */
-export function batchRequests(traders: BenchTrader[], tokenId: string, count: number, timestamp: number): PreparedRequest[] {
+export function batchRequests(
+  traders: BenchTrader[],
+  tokenId: string,
+  count: number,
+  timestamp: number,
+): PreparedRequest[] {
   const out: PreparedRequest[] = [];
   for (let b = 0; b < count; b++) {
     const t = b % traders.length;
-    const batch = Array.from({ length: 15 }, (_, k) => signOrder(traders[t]!, tokenId, sideOf(t), 45 + ((b + k * 7) % 11), 10));
+    const batch = Array.from({ length: 15 }, (_, k) =>
+      signOrder(traders[t]!, tokenId, sideOf(t), 45 + ((b + k * 7) % 11), 10),
+    );
     out.push(authedRequest(traders[t]!, 'POST', '/orders', batch, timestamp));
   }
   return out;

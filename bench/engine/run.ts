@@ -9,7 +9,11 @@ import { LOT, OP_CANCEL, mixedWorkload, type Workload } from './workload.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'), // pnpm passes the `--` through
-  options: { orders: { type: 'string', default: '1000000' }, markets: { type: 'string', default: '10' }, runs: { type: 'string', default: '5' } },
+  options: {
+    orders: { type: 'string', default: '1000000' },
+    markets: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '5' },
+  },
 });
 const ORDERS = Number(values.orders);
 const MARKETS = Number(values.markets);
@@ -56,7 +60,8 @@ function play(engine: MatchingEngine, w: Workload, latency?: { ns: Float64Array;
         ringPos = (ringPos + 1) & 4095;
         if (ringLen < 4096) ringLen++;
       }
-      kind = order.orderType >= OrderType.FOK ? KIND_TAKER : result.ok && result.filled > 0 ? KIND_CROSSING : KIND_PASSIVE;
+      kind =
+        order.orderType >= OrderType.FOK ? KIND_TAKER : result.ok && result.filled > 0 ? KIND_CROSSING : KIND_PASSIVE;
     }
     if (latency) {
       latency.ns[i] = Number(process.hrtime.bigint() - start);
@@ -97,14 +102,28 @@ for (let kind = -1; kind < KIND_NAMES.length; kind++) {
   if (sample.length === 0) continue;
   const [p50, p99, p999] = percentiles(sample, [50, 99, 99.9]).map((v) => Math.max(0, v - overhead));
   const name = kind < 0 ? 'all operations' : KIND_NAMES[kind]!;
-  rows.push({ operation: name, count: sample.length, 'p50 ns': Math.round(p50!), 'p99 ns': Math.round(p99!), 'p99.9 ns': Math.round(p999!) });
+  rows.push({
+    operation: name,
+    count: sample.length,
+    'p50 ns': Math.round(p50!),
+    'p99 ns': Math.round(p99!),
+    'p99.9 ns': Math.round(p999!),
+  });
   if (kind < 0) Object.assign(figures, { p50Ns: Math.round(p50!), p99Ns: Math.round(p99!), p999Ns: Math.round(p999!) });
 }
 // Removing resting orders oldest first, as fills in time priority and cancel-all do: each removal
 // must stay O(1) however many orders rest (a hash of sequential ids once made it O(N), 2.8 s here).
 const DEEP = 40_000;
 const deep = freshEngine();
-const resting: PlaceOrder = { market: 0, token: 0, side: 1 as Side, orderType: OrderType.GTC, price: 60, size: 5 * LOT, owner: 7 };
+const resting: PlaceOrder = {
+  market: 0,
+  token: 0,
+  side: 1 as Side,
+  orderType: OrderType.GTC,
+  price: 60,
+  size: 5 * LOT,
+  owner: 7,
+};
 for (let i = 0; i < DEEP; i++) {
   resting.price = 60 + (i % 30);
   if (!deep.place(resting, 1).ok) throw new Error('a deep-book order was refused');
@@ -120,14 +139,27 @@ for (let i = 0; i < DEEP; i++) {
 }
 deep.takeEvents();
 started = performance.now();
-const swept = deep.place({ market: 0, token: 0, side: 0 as Side, orderType: OrderType.FAK, price: 99, size: 5000 * 5 * LOT, owner: 8 }, 4);
+const swept = deep.place(
+  { market: 0, token: 0, side: 0 as Side, orderType: OrderType.FAK, price: 99, size: 5000 * 5 * LOT, owner: 8 },
+  4,
+);
 if (!swept.ok || swept.filled !== 5000 * 5 * LOT) throw new Error('the deep-book FAK did not fill 5,000 makers');
 const sweepMs = performance.now() - started;
-rows.push({ operation: `cancel-all of ${DEEP.toLocaleString('en')} resting orders`, count: DEEP, 'run ms': Number(cancelAllMs.toFixed(1)) });
+rows.push({
+  operation: `cancel-all of ${DEEP.toLocaleString('en')} resting orders`,
+  count: DEEP,
+  'run ms': Number(cancelAllMs.toFixed(1)),
+});
 rows.push({ operation: 'FAK filling the 5,000 oldest makers', count: 5000, 'run ms': Number(sweepMs.toFixed(1)) });
 Object.assign(figures, { deepCancelAllMs: Number(cancelAllMs.toFixed(1)), deepSweepMs: Number(sweepMs.toFixed(1)) });
 
-rows.unshift({ operation: 'throughput', count: workload.count, 'orders/s': Math.round(ordersPerSec), 'ops/s': Math.round(opsPerSec), 'run ms': Number(runMs.toFixed(1)) });
+rows.unshift({
+  operation: 'throughput',
+  count: workload.count,
+  'orders/s': Math.round(ordersPerSec),
+  'ops/s': Math.round(opsPerSec),
+  'run ms': Number(runMs.toFixed(1)),
+});
 Object.assign(figures, {
   orders: ORDERS,
   cancels: workload.cancels,
@@ -140,4 +172,9 @@ Object.assign(figures, {
   goalP99Ns: 2000,
   meetsGoal: ordersPerSec >= 3_000_000 && (figures.p99Ns as number) < 2000,
 });
-writeReport({ bench: 'engine', goal: '≥ 3M orders/s on one thread, p99 < 2 µs (latencies net of timer overhead)', rows, figures });
+writeReport({
+  bench: 'engine',
+  goal: '≥ 3M orders/s on one thread, p99 < 2 µs (latencies net of timer overhead)',
+  rows,
+  figures,
+});

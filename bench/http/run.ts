@@ -26,7 +26,13 @@ const WARMUP_MS = Number(values.warmup);
 const PIPELINING = Number(values.pipelining);
 const REPEAT = Number(values.repeat);
 
-const ORDER_BODY = JSON.stringify({ market: '0x5f65177b394277fd294cd75650044e32ba009a95022d88a0c1d565897d72f8f1', side: 'BUY', price: '0.55', size: '100', id: 'o-1' });
+const ORDER_BODY = JSON.stringify({
+  market: '0x5f65177b394277fd294cd75650044e32ba009a95022d88a0c1d565897d72f8f1',
+  side: 'BUY',
+  price: '0.55',
+  size: '100',
+  id: 'o-1',
+});
 
 /** The floor: what a hand-written uWS app does for the same two endpoints. */
 function startRawUws(): { port: number; close: () => void } {
@@ -45,7 +51,9 @@ function startRawUws(): { port: number; close: () => void } {
       if (!isLast || aborted) return;
       const order = JSON.parse(Buffer.concat(parts).toString('utf8')) as { id: string };
       parts = [];
-      res.cork(() => res.writeHeader('content-type', 'application/json').end(JSON.stringify({ ok: true, id: order.id })));
+      res.cork(() =>
+        res.writeHeader('content-type', 'application/json').end(JSON.stringify({ ok: true, id: order.id })),
+      );
     });
   });
   let socket: us_listen_socket | false = false;
@@ -68,11 +76,29 @@ function startPmx(): { port: number; close: () => Promise<void> } {
 const raw = startRawUws();
 const pmx = startPmx();
 
-const scenarios: { name: string; server: string; port: number; load: Omit<LoadOptions, 'url' | 'connections' | 'durationMs'>; path: string }[] = [
+const scenarios: {
+  name: string;
+  server: string;
+  port: number;
+  load: Omit<LoadOptions, 'url' | 'connections' | 'durationMs'>;
+  path: string;
+}[] = [
   { name: 'GET hello', server: 'raw uWS', port: raw.port, path: '/hello', load: {} },
   { name: 'GET hello', server: '@pmx/http', port: pmx.port, path: '/hello', load: {} },
-  { name: 'POST small JSON', server: 'raw uWS', port: raw.port, path: '/order', load: { method: 'POST', body: ORDER_BODY, headers: { 'content-type': 'application/json' } } },
-  { name: 'POST small JSON', server: '@pmx/http', port: pmx.port, path: '/order', load: { method: 'POST', body: ORDER_BODY, headers: { 'content-type': 'application/json' } } },
+  {
+    name: 'POST small JSON',
+    server: 'raw uWS',
+    port: raw.port,
+    path: '/order',
+    load: { method: 'POST', body: ORDER_BODY, headers: { 'content-type': 'application/json' } },
+  },
+  {
+    name: 'POST small JSON',
+    server: '@pmx/http',
+    port: pmx.port,
+    path: '/order',
+    load: { method: 'POST', body: ORDER_BODY, headers: { 'content-type': 'application/json' } },
+  },
 ];
 
 interface Measured {
@@ -148,7 +174,8 @@ scenarios.forEach((s, i) => {
 raw.close();
 await pmx.close();
 
-const ratio = (of: Record<string, number>, name: string): number => Number((of[`${name} @pmx/http`]! / of[`${name} raw uWS`]!).toFixed(3));
+const ratio = (of: Record<string, number>, name: string): number =>
+  Number((of[`${name} @pmx/http`]! / of[`${name} raw uWS`]!).toFixed(3));
 writeReport({
   bench: 'http',
   goal: '@pmx/http keeps most of raw uWS throughput on hello-world GET and small-JSON POST',

@@ -45,7 +45,9 @@ const SECONDS = Number(args.seconds);
 // collateral, the pairs of each of its markets (merges release collateral) and the largest token
 // supply; the ledger gets every shard's funds (SHARDS times), so the bound takes that too.
 const PER_SHARD_MARKETS = Math.ceil(MARKETS / SHARDS);
-const FUNDS = Math.min(1_000_000_000, Math.floor(Number.MAX_SAFE_INTEGER / (TRADERS * SHARDS * (2 + PER_SHARD_MARKETS)) / TOKEN)) * TOKEN;
+const FUNDS =
+  Math.min(1_000_000_000, Math.floor(Number.MAX_SAFE_INTEGER / (TRADERS * SHARDS * (2 + PER_SHARD_MARKETS)) / TOKEN)) *
+  TOKEN;
 
 interface Workload {
   markets: TestMarket[];
@@ -83,7 +85,7 @@ function generate(totalEvents: number, seed: number): Workload {
     const shard = shards[k]!;
     const mine = markets.filter((_, i) => i % SHARDS === k);
     const job = shard.batch(now++, (ops) => {
-      for (let produced = 0; produced < BATCH; ) {
+      for (let produced = 0; produced < BATCH;) {
         if (live[k]!.length > 50 && random(4) === 0) {
           const victim = live[k]!.splice(random(live[k]!.length), 1)[0]!;
           if (shard.isOpen(victim) && ops.cancel(victim)) produced++;
@@ -162,8 +164,20 @@ async function drainBacklog(rig: Rig, backlog: ShardJob[]): Promise<void> {
   await ingest.close();
   const [rows] = await rig.sql<{ trades: number; fills: number; entries: number }[]>`
     SELECT (SELECT count(*) FROM trades)::int AS trades, (SELECT count(*) FROM trade_fills)::int AS fills, (SELECT count(*) FROM ledger_entries)::int AS entries`;
-  rig.rows.push({ phase: 'ledger: drain backlog → Postgres', batches: b.batches, events: b.events, seconds: seconds.toFixed(2), 'events/s': Math.round(b.events / seconds), 'batches/s': Math.round(b.batches / seconds) });
-  Object.assign(rig.figures, { ledgerEventsPerSecond: Math.round(b.events / seconds), backlogTrades: rows!.trades, backlogFills: rows!.fills, backlogLedgerEntries: rows!.entries });
+  rig.rows.push({
+    phase: 'ledger: drain backlog → Postgres',
+    batches: b.batches,
+    events: b.events,
+    seconds: seconds.toFixed(2),
+    'events/s': Math.round(b.events / seconds),
+    'batches/s': Math.round(b.batches / seconds),
+  });
+  Object.assign(rig.figures, {
+    ledgerEventsPerSecond: Math.round(b.events / seconds),
+    backlogTrades: rows!.trades,
+    backlogFills: rows!.fills,
+    backlogLedgerEntries: rows!.entries,
+  });
 }
 
 /** 2. History: the committed backlog copied from Postgres into ClickHouse. */
@@ -175,11 +189,24 @@ async function copyHistory(rig: Rig, backlog: ShardJob[]): Promise<void> {
   await follower.catchUp();
   const seconds = (performance.now() - started) / 1000;
   await follower.close();
-  const result = await rig.ch.query({ query: 'SELECT (SELECT count() FROM trades) AS trades, (SELECT count() FROM price_points) AS points', format: 'JSONEachRow' });
+  const result = await rig.ch.query({
+    query: 'SELECT (SELECT count() FROM trades) AS trades, (SELECT count() FROM price_points) AS points',
+    format: 'JSONEachRow',
+  });
   const [copied] = await result.json<{ trades: string; points: string }>();
   const chRows = Number(copied!.trades) + Number(copied!.points);
-  rig.rows.push({ phase: 'history: backlog → ClickHouse', batches: b.batches, events: b.events, seconds: seconds.toFixed(2), 'events/s': Math.round(b.events / seconds), 'rows/s': Math.round(chRows / seconds) });
-  Object.assign(rig.figures, { historyEventsPerSecond: Math.round(b.events / seconds), historyRowsPerSecond: Math.round(chRows / seconds) });
+  rig.rows.push({
+    phase: 'history: backlog → ClickHouse',
+    batches: b.batches,
+    events: b.events,
+    seconds: seconds.toFixed(2),
+    'events/s': Math.round(b.events / seconds),
+    'rows/s': Math.round(chRows / seconds),
+  });
+  Object.assign(rig.figures, {
+    historyEventsPerSecond: Math.round(b.events / seconds),
+    historyRowsPerSecond: Math.round(chRows / seconds),
+  });
 }
 
 /** 3. Paced: batches arrive at RATE events/s with ledger and history running; lag per batch. */
@@ -232,8 +259,24 @@ async function pacedLag(rig: Rig, paced: ShardJob[]): Promise<void> {
   await ingest.close();
   const [l50, l90, l99, lMax] = percentiles(Float64Array.from(ledgerLag), [50, 90, 99, 100]);
   const [h50, h90, h99, hMax] = percentiles(Float64Array.from(historyLag), [50, 90, 99, 100]);
-  rig.rows.push({ phase: `paced ${RATE} events/s: ledger lag (ms)`, batches: p.batches, events: p.events, p50: ms(l50!), p90: ms(l90!), p99: ms(l99!), max: ms(lMax!) });
-  rig.rows.push({ phase: `paced ${RATE} events/s: history lag (ms)`, batches: p.batches, events: p.events, p50: ms(h50!), p90: ms(h90!), p99: ms(h99!), max: ms(hMax!) });
+  rig.rows.push({
+    phase: `paced ${RATE} events/s: ledger lag (ms)`,
+    batches: p.batches,
+    events: p.events,
+    p50: ms(l50!),
+    p90: ms(l90!),
+    p99: ms(l99!),
+    max: ms(lMax!),
+  });
+  rig.rows.push({
+    phase: `paced ${RATE} events/s: history lag (ms)`,
+    batches: p.batches,
+    events: p.events,
+    p50: ms(h50!),
+    p90: ms(h90!),
+    p99: ms(h99!),
+    max: ms(hMax!),
+  });
   Object.assign(rig.figures, {
     pacedEventsPerSecond: Math.round(p.events / seconds),
     ledgerLagP99Ms: Number(ms(l99!)),
@@ -244,17 +287,23 @@ async function pacedLag(rig: Rig, paced: ShardJob[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`ingest bench: ${EVENTS} events in batches of ~${BATCH}, ${SHARDS} shards, ${MARKETS} markets, ${TRADERS} traders`);
+  console.log(
+    `ingest bench: ${EVENTS} events in batches of ~${BATCH}, ${SHARDS} shards, ${MARKETS} markets, ${TRADERS} traders`,
+  );
   // One flow, so that the paced batches continue each shard's sequence after the backlog's.
   const workload = generate(EVENTS + RATE * SECONDS, 1);
   let split = 0;
-  for (let events = 0; events < EVENTS && split < workload.jobs.length; split++) events += workload.jobs[split]!.events.length;
+  for (let events = 0; events < EVENTS && split < workload.jobs.length; split++)
+    events += workload.jobs[split]!.events.length;
   const db = await createTestDatabase();
   const dir = await createTempDir('pmx-bench-ingest-');
   const prefix = testRedisPrefix();
   const redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
   const bullPrefix = prefix.slice(0, -1);
-  const queues = Array.from({ length: SHARDS }, (_, k) => new Queue<ShardJob>(shardQueueName(k), { connection: redis, prefix: bullPrefix }));
+  const queues = Array.from(
+    { length: SHARDS },
+    (_, k) => new Queue<ShardJob>(shardQueueName(k), { connection: redis, prefix: bullPrefix }),
+  );
   const rig: Rig = {
     sql: connectPostgres(db.url, { max: SHARDS + 6 }),
     ch: openClickHouse({ path: dir.path }),
@@ -269,8 +318,17 @@ async function main(): Promise<void> {
     await drainBacklog(rig, workload.jobs.slice(0, split));
     await copyHistory(rig, workload.jobs.slice(0, split));
     await pacedLag(rig, workload.jobs.slice(split));
-    Object.assign(rig.figures, { ledgerSound: (await checkLedger(rig.sql)).length === 0, batchSize: BATCH, shards: SHARDS });
-    writeReport({ bench: 'ingest', goal: 'ledger lag p99 < 1 s and history lag p99 < 2 s; events/s into Postgres and into ClickHouse', rows: rig.rows, figures: rig.figures });
+    Object.assign(rig.figures, {
+      ledgerSound: (await checkLedger(rig.sql)).length === 0,
+      batchSize: BATCH,
+      shards: SHARDS,
+    });
+    writeReport({
+      bench: 'ingest',
+      goal: 'ledger lag p99 < 1 s and history lag p99 < 2 s; events/s into Postgres and into ClickHouse',
+      rows: rig.rows,
+      figures: rig.figures,
+    });
   } finally {
     for (const queue of queues) await queue.close();
     redis.disconnect();

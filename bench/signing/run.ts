@@ -43,7 +43,12 @@ const CORES = availableParallelism();
 
 const CHAIN_ID = DEFAULT_CHAIN_ID;
 const EXCHANGE = DEFAULT_EXCHANGE;
-const domain = { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: EXCHANGE } as const;
+const domain = {
+  name: 'Polymarket CTF Exchange',
+  version: '2',
+  chainId: CHAIN_ID,
+  verifyingContract: EXCHANGE,
+} as const;
 const types = ORDER_EIP712_TYPES;
 
 function viemMessage(order: SignedOrderFields) {
@@ -64,7 +69,9 @@ function viemMessage(order: SignedOrderFields) {
 
 /** Realistic orders as the official client sends them: 20 wallets, two tokens, 6-decimal amounts. */
 async function signedOrders(count: number): Promise<OrderWithSignature[]> {
-  const accounts = Array.from({ length: 20 }, (_, i) => privateKeyToAccount(`0x${(BigInt(i + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(64, '0')}`));
+  const accounts = Array.from({ length: 20 }, (_, i) =>
+    privateKeyToAccount(`0x${(BigInt(i + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(64, '0')}`),
+  );
   const orders: OrderWithSignature[] = [];
   for (let i = 0; i < count; i++) {
     const account = accounts[i % accounts.length]!;
@@ -72,7 +79,9 @@ async function signedOrders(count: number): Promise<OrderWithSignature[]> {
       salt: String(Math.round(Math.random() * Date.now())),
       maker: account.address,
       signer: account.address,
-      tokenId: (71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(i % 2)).toString(),
+      tokenId: (
+        71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(i % 2)
+      ).toString(),
       makerAmount: String(1_000_000 * (1 + (i % 97))),
       takerAmount: String(2_000_000 * (1 + (i % 89))),
       side: (i % 2) as 0 | 1,
@@ -81,7 +90,10 @@ async function signedOrders(count: number): Promise<OrderWithSignature[]> {
       metadata: '0x' + '00'.repeat(32),
       builder: '0x' + '00'.repeat(32),
     };
-    orders.push({ ...order, signature: await account.signTypedData({ domain, types, primaryType: 'Order', message: viemMessage(order) }) });
+    orders.push({
+      ...order,
+      signature: await account.signTypedData({ domain, types, primaryType: 'Order', message: viemMessage(order) }),
+    });
   }
   return orders;
 }
@@ -91,7 +103,11 @@ const orders = await signedOrders(ORDERS);
 const hasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE });
 const digests = orders.map((order) => hasher.hashOrder(order));
 const batches: VerifyBatch[] = [];
-for (let i = 0; i < ORDERS; i += BATCH) batches.push({ chainId: CHAIN_ID, items: orders.slice(i, i + BATCH).map((order) => ({ verifyingContract: EXCHANGE, order })) });
+for (let i = 0; i < ORDERS; i += BATCH)
+  batches.push({
+    chainId: CHAIN_ID,
+    items: orders.slice(i, i + BATCH).map((order) => ({ verifyingContract: EXCHANGE, order })),
+  });
 
 // Each task does BATCH operations per iteration so the timer's own cost is spread thin.
 let cursor = 0;
@@ -99,16 +115,56 @@ let sink = 0;
 const next = () => (cursor = (cursor + 1) % ORDERS);
 const struct = new Uint8Array(384).fill(0x5a); // an order's EIP-712 struct: type hash and 11 words
 const tasks: Array<{ name: string; group: string; fn: () => void }> = [
-  { group: 'keccak', name: 'keccak-256, 384 bytes: js-sha3', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= keccak256(struct)[0]!; } },
-  { group: 'keccak', name: 'keccak-256, 384 bytes: noble-hashes', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= nobleKeccak(struct)[0]!; } },
-  { group: 'digest', name: 'digest: fast path (createOrderHasher)', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= hasher.hashOrder(orders[next()]!)[0]!; } },
-  { group: 'digest', name: 'digest: viem hashTypedData', fn: () => { for (let i = 0; i < BATCH; i++) sink ^= hashTypedData({ domain, types, primaryType: 'Order', message: viemMessage(orders[next()]!) }).length; } },
+  {
+    group: 'keccak',
+    name: 'keccak-256, 384 bytes: js-sha3',
+    fn: () => {
+      for (let i = 0; i < BATCH; i++) sink ^= keccak256(struct)[0]!;
+    },
+  },
+  {
+    group: 'keccak',
+    name: 'keccak-256, 384 bytes: noble-hashes',
+    fn: () => {
+      for (let i = 0; i < BATCH; i++) sink ^= nobleKeccak(struct)[0]!;
+    },
+  },
+  {
+    group: 'digest',
+    name: 'digest: fast path (createOrderHasher)',
+    fn: () => {
+      for (let i = 0; i < BATCH; i++) sink ^= hasher.hashOrder(orders[next()]!)[0]!;
+    },
+  },
+  {
+    group: 'digest',
+    name: 'digest: viem hashTypedData',
+    fn: () => {
+      for (let i = 0; i < BATCH; i++)
+        sink ^= hashTypedData({ domain, types, primaryType: 'Order', message: viemMessage(orders[next()]!) }).length;
+    },
+  },
 ];
 for (const backend of [recoveryBackends.native, recoveryBackends.noble]) {
   if (!backend) continue;
-  tasks.push({ group: 'recover', name: `recover: ${backend.name}`, fn: () => { for (let i = 0; i < BATCH; i++) { const k = next(); sink ^= recoverAddress(digests[k]!, orders[k]!.signature, backend)!.length; } } });
+  tasks.push({
+    group: 'recover',
+    name: `recover: ${backend.name}`,
+    fn: () => {
+      for (let i = 0; i < BATCH; i++) {
+        const k = next();
+        sink ^= recoverAddress(digests[k]!, orders[k]!.signature, backend)!.length;
+      }
+    },
+  });
 }
-tasks.push({ group: 'verify', name: `digest + recover: 1 thread, in-process (${signatureBackend})`, fn: () => { sink ^= verifyOrders(batches[next() % batches.length]!).length; } });
+tasks.push({
+  group: 'verify',
+  name: `digest + recover: 1 thread, in-process (${signatureBackend})`,
+  fn: () => {
+    sink ^= verifyOrders(batches[next() % batches.length]!).length;
+  },
+});
 
 const bench = new Bench({ time: TIME_MS, iterations: 8, warmupTime: 200, warmupIterations: 2 });
 for (const task of tasks) bench.add(task.name, task.fn);
@@ -126,7 +182,8 @@ for (const task of bench.tasks) {
 
 /** Pushes POOL_ORDERS orders through the pool, at most 2 batches per thread in flight; batch latencies in ms. */
 async function drivePool(pool: VerifyPool): Promise<{ ordersPerSec: number; latencies: Float64Array }> {
-  for (let w = 0; w < pool.threads * 4; w++) await Promise.all(batches.slice(0, pool.threads).map((b) => pool.verify(b))); // warm every worker
+  for (let w = 0; w < pool.threads * 4; w++)
+    await Promise.all(batches.slice(0, pool.threads).map((b) => pool.verify(b))); // warm every worker
   const total = Math.ceil(POOL_ORDERS / BATCH);
   const latencies = new Float64Array(total);
   let submitted = 0;
@@ -154,7 +211,14 @@ for (const threads of [...new Set([1, CORES])]) {
   const [p50, p99] = percentiles(latencies, [50, 99]);
   const name = `digest + recover: verify pool, ${threads} thread${threads > 1 ? 's' : ''}`;
   perSecond[name] = ordersPerSec;
-  rows.push({ operation: name, threads, 'ops/s': ordersPerSec, 'µs/op': Number((1e6 / ordersPerSec).toFixed(2)), [`batch(${BATCH}) p50 ms`]: Number(p50!.toFixed(2)), [`batch(${BATCH}) p99 ms`]: Number(p99!.toFixed(2)) });
+  rows.push({
+    operation: name,
+    threads,
+    'ops/s': ordersPerSec,
+    'µs/op': Number((1e6 / ordersPerSec).toFixed(2)),
+    [`batch(${BATCH}) p50 ms`]: Number(p50!.toFixed(2)),
+    [`batch(${BATCH}) p99 ms`]: Number(p99!.toFixed(2)),
+  });
 }
 
 const fast = perSecond['digest: fast path (createOrderHasher)']!;

@@ -86,7 +86,8 @@ describe('ApiKeyStore', () => {
     const store = new ApiKeyStore(db.sql);
     const record = await store.create(wallet(4), '0');
     if (record === 'exists') throw new Error('fresh wallet');
-    await db.sql.unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+    await db.sql
+      .unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
                          CREATE TRIGGER refuse_delete BEFORE DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION refuse_delete();`);
     try {
       const both = await Promise.allSettled([store.delete(record.apiKey), store.delete(record.apiKey)]);

@@ -5,7 +5,6 @@
 
 import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';
 
-
 import { newApiCredentials } from '@pmx/signing';
 
 export interface ApiKeyRecord {
@@ -73,7 +72,9 @@ export class ApiKeyStore {
   /** Fills the cache with every key (a no-op without the cache). */
   async load(): Promise<void> {
     if (!this.cache) return;
-    for (const row of await this.sql<ApiKeyRow[]>`SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys`) {
+    for (const row of await this.sql<
+      ApiKeyRow[]
+    >`SELECT api_key, address, nonce::text AS nonce, secret, passphrase FROM api_keys`) {
       this.byKey.set(row.api_key, fromRow(row));
     }
   }
@@ -122,7 +123,9 @@ export class ApiKeyStore {
   }
 
   async listFor(address: string): Promise<string[]> {
-    const rows = await this.sql<{ api_key: string }[]>`SELECT api_key FROM api_keys WHERE address = ${address.toLowerCase()} ORDER BY created_at`;
+    const rows = await this.sql<
+      { api_key: string }[]
+    >`SELECT api_key FROM api_keys WHERE address = ${address.toLowerCase()} ORDER BY created_at`;
     return rows.map((r) => r.api_key);
   }
 
@@ -154,7 +157,10 @@ export class ApiKeyStore {
       await first?.();
       // Until Postgres answers (settledWrite): a lost answer gave the key back while its row was
       // gone (listed nowhere, yet working until a restart).
-      const { value: rows, resent } = await settledWrite(() => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`, { deadlineMs: this.settleMs });
+      const { value: rows, resent } = await settledWrite(
+        () => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`,
+        { deadlineMs: this.settleMs },
+      );
       return rows.length > 0 || resent;
     })();
     this.deleting.set(apiKey, run);

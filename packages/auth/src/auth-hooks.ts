@@ -81,11 +81,17 @@ export function apiKeyAuth(store: ApiKeyStore, options: AuthOptions): Hook<ApiKe
     const record = await store.lookup(key);
     if (record === undefined) throw new HttpError(401, 'Unauthorized/Invalid api key');
     if (!sameText(record.passphrase, passphrase)) throw new HttpError(401, 'SVC_PASSPHRASE does not match the API key');
-    if (address.toLowerCase() !== record.address) throw new HttpError(401, 'SVC_ADDRESS is not the address of the API key');
+    if (address.toLowerCase() !== record.address)
+      throw new HttpError(401, 'SVC_ADDRESS is not the address of the API key');
     const request = { timestamp, method: ctx.method, path: ctx.path, body: ctx.rawBody };
     const provided = parseL2Signature(signature);
-    if (provided === undefined) throw new HttpError(401, 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)');
-    if (!verifyL2(record.secret, request, provided)) throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
+    if (provided === undefined)
+      throw new HttpError(
+        401,
+        'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)',
+      );
+    if (!verifyL2(record.secret, request, provided))
+      throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
     ctx.locals.apiKey = record;
   };
 }
@@ -96,7 +102,8 @@ export function operatorAuth(operatorKey: string): Hook<object> {
     const header = ctx.header('authorization') ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (token === '') throw new HttpError(401, 'operator key required (Authorization: Bearer …)');
-    if (!sameText(token, operatorKey)) throw new HttpError(401, 'wrong operator key (the server reads PMX_OPERATOR_KEY)');
+    if (!sameText(token, operatorKey))
+      throw new HttpError(401, 'wrong operator key (the server reads PMX_OPERATOR_KEY)');
   };
 }
 

@@ -35,44 +35,103 @@ describe('decimal strings', () => {
 
   it('accepts only positive integer digit strings as base units', () => {
     expect(parseBaseUnits('50000000')).toBe(50_000_000n);
-    for (const bad of ['0', '-5', '1.5', '1e6', '', ' 1', 5, null, '1'.repeat(79)]) expect(parseBaseUnits(bad)).toBeNull();
+    for (const bad of ['0', '-5', '1.5', '1e6', '', ' 1', 5, null, '1'.repeat(79)])
+      expect(parseBaseUnits(bad)).toBeNull();
   });
 });
 
 describe('order terms', () => {
   const N = 100;
   it('derives a BUY limit and size from its amounts', () => {
-    expect(orderTerms({ side: 'BUY', makerAmount: 5_700_000n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: false })).toEqual({
+    expect(
+      orderTerms({
+        side: 'BUY',
+        makerAmount: 5_700_000n,
+        takerAmount: 10_000_000n,
+        ticksPerUnit: N,
+        marketable: false,
+      }),
+    ).toEqual({
       ok: true,
       terms: { price: 57, size: 10_000_000 },
     });
   });
 
   it('derives a SELL limit and size from its amounts', () => {
-    expect(orderTerms({ side: 'SELL', makerAmount: 10_000_000n, takerAmount: 4_300_000n, ticksPerUnit: N, marketable: false })).toEqual({
+    expect(
+      orderTerms({
+        side: 'SELL',
+        makerAmount: 10_000_000n,
+        takerAmount: 4_300_000n,
+        ticksPerUnit: N,
+        marketable: false,
+      }),
+    ).toEqual({
       ok: true,
       terms: { price: 43, size: 10_000_000 },
     });
   });
 
   it('refuses a limit order whose price is off the tick or whose size is not whole lots', () => {
-    expect(orderTerms({ side: 'BUY', makerAmount: 5_750_000n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: false })).toEqual({ ok: false, problem: 'price-off-tick' });
-    expect(orderTerms({ side: 'BUY', makerAmount: 5_700_057n, takerAmount: 10_000_100n, ticksPerUnit: N, marketable: false })).toEqual({ ok: false, problem: 'size-not-whole-lots' });
+    expect(
+      orderTerms({
+        side: 'BUY',
+        makerAmount: 5_750_000n,
+        takerAmount: 10_000_000n,
+        ticksPerUnit: N,
+        marketable: false,
+      }),
+    ).toEqual({ ok: false, problem: 'price-off-tick' });
+    expect(
+      orderTerms({
+        side: 'BUY',
+        makerAmount: 5_700_057n,
+        takerAmount: 10_000_100n,
+        ticksPerUnit: N,
+        marketable: false,
+      }),
+    ).toEqual({ ok: false, problem: 'size-not-whole-lots' });
   });
 
   it('refuses prices of 0 and of 1 or more', () => {
-    expect(orderTerms({ side: 'BUY', makerAmount: 10_000_000n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: false })).toEqual({ ok: false, problem: 'price-out-of-range' });
-    expect(orderTerms({ side: 'BUY', makerAmount: 1n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: true })).toEqual({ ok: false, problem: 'price-out-of-range' });
+    expect(
+      orderTerms({
+        side: 'BUY',
+        makerAmount: 10_000_000n,
+        takerAmount: 10_000_000n,
+        ticksPerUnit: N,
+        marketable: false,
+      }),
+    ).toEqual({ ok: false, problem: 'price-out-of-range' });
+    expect(
+      orderTerms({ side: 'BUY', makerAmount: 1n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: true }),
+    ).toEqual({ ok: false, problem: 'price-out-of-range' });
   });
 
   it('rounds a market order to the tick no worse for the signer and cuts its size to lots', () => {
     // $10 at up to 0.57 buys 17.543859 tokens: limit 0.57 (not 0.58), 17.54 tokens.
-    expect(orderTerms({ side: 'BUY', makerAmount: 10_000_000n, takerAmount: 17_543_859n, ticksPerUnit: N, marketable: true })).toEqual({
+    expect(
+      orderTerms({
+        side: 'BUY',
+        makerAmount: 10_000_000n,
+        takerAmount: 17_543_859n,
+        ticksPerUnit: N,
+        marketable: true,
+      }),
+    ).toEqual({
       ok: true,
       terms: { price: 57, size: 17_540_000 },
     });
     // Selling 17.543859 tokens for at least $10 (0.5700…): limit rounds up to 0.58.
-    expect(orderTerms({ side: 'SELL', makerAmount: 17_543_859n, takerAmount: 10_000_000n, ticksPerUnit: N, marketable: true })).toEqual({
+    expect(
+      orderTerms({
+        side: 'SELL',
+        makerAmount: 17_543_859n,
+        takerAmount: 10_000_000n,
+        ticksPerUnit: N,
+        marketable: true,
+      }),
+    ).toEqual({
       ok: true,
       terms: { price: 58, size: 17_540_000 },
     });

@@ -5,7 +5,8 @@
 export const LOT = 10_000n;
 export const MAX_SIZE = 1_000_000_000_000_000n;
 
-export type TermsProblem = 'price-off-tick' | 'price-out-of-range' | 'size-not-whole-lots' | 'size-too-large' | 'size-zero';
+export type TermsProblem =
+  'price-off-tick' | 'price-out-of-range' | 'size-not-whole-lots' | 'size-too-large' | 'size-zero';
 
 export interface OrderTerms {
   /** Limit in ticks of the order's own token. */
@@ -30,7 +31,8 @@ export type TermsResult = { ok: true; terms: OrderTerms } | { ok: false; problem
 
 export function orderTerms(input: TermsInput): TermsResult {
   const n = BigInt(input.ticksPerUnit);
-  const [collateral, tokens] = input.side === 'BUY' ? [input.makerAmount, input.takerAmount] : [input.takerAmount, input.makerAmount];
+  const [collateral, tokens] =
+    input.side === 'BUY' ? [input.makerAmount, input.takerAmount] : [input.takerAmount, input.makerAmount];
   const numerator = collateral * n;
   let price = numerator / tokens;
   const exact = numerator % tokens === 0n;

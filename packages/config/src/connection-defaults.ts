@@ -40,7 +40,10 @@ function envUrl(env: Env, name: keyof typeof defaults, schemes: readonly string[
   if (value === '' && defaults[name] === '') return value;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme === undefined || !schemes.includes(scheme)) {
-    throw new ConfigError(name, `must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, got "${redactUrl(value)}"`);
+    throw new ConfigError(
+      name,
+      `must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, got "${redactUrl(value)}"`,
+    );
   }
   return value;
 }

@@ -1,6 +1,17 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_OPERATOR_KEY, envBool, envInt, envList, envMatch, envOperatorKey, envString, redactUrl, reportConnectionErrors } from './env-readers.ts';
+import {
+  ConfigError,
+  DEV_OPERATOR_KEY,
+  envBool,
+  envInt,
+  envList,
+  envMatch,
+  envOperatorKey,
+  envString,
+  redactUrl,
+  reportConnectionErrors,
+} from './env-readers.ts';
 
 describe('envString', () => {
   it('returns the value when set and the default when unset or blank', () => {
@@ -31,7 +42,9 @@ describe('envInt', () => {
   it('keeps to a range when given one, both ends included', () => {
     expect(envInt({ N: '1' }, 'N', 5, { min: 1, max: 3600 })).toBe(1);
     expect(envInt({ N: '3600' }, 'N', 5, { min: 1, max: 3600 })).toBe(3600);
-    expect(() => envInt({ PMX_AUTH_WINDOW_SECONDS: '-1' }, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 })).toThrow('config: PMX_AUTH_WINDOW_SECONDS must be from 1 to 3600, got -1');
+    expect(() =>
+      envInt({ PMX_AUTH_WINDOW_SECONDS: '-1' }, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
+    ).toThrow('config: PMX_AUTH_WINDOW_SECONDS must be from 1 to 3600, got -1');
     expect(() => envInt({ N: '1000000000' }, 'N', 30, { min: 1, max: 3600 })).toThrow(ConfigError);
   });
 });
@@ -39,18 +52,25 @@ describe('envInt', () => {
 describe('envMatch', () => {
   it('takes a value matching the pattern and names the variable otherwise', () => {
     expect(envMatch({}, 'A', '0xab', /^0x[0-9a-f]+$/, 'hex')).toBe('0xab');
-    expect(() => envMatch({ A: 'nope' }, 'A', '0xab', /^0x[0-9a-f]+$/, 'hex')).toThrow('config: A must be hex, got "nope"');
+    expect(() => envMatch({ A: 'nope' }, 'A', '0xab', /^0x[0-9a-f]+$/, 'hex')).toThrow(
+      'config: A must be hex, got "nope"',
+    );
   });
 });
 
 describe('envOperatorKey', () => {
   it('falls back to the development key only on a loopback host', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(envOperatorKey({}, host)).toBe(DEV_OPERATOR_KEY);
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1'])
+      expect(envOperatorKey({}, host)).toBe(DEV_OPERATOR_KEY);
     for (const host of ['0.0.0.0', '10.0.0.5', '::', 'exchange.example']) {
-      expect(() => envOperatorKey({}, host)).toThrow(/PMX_OPERATOR_KEY must be set to a secret of at least 16 characters/);
+      expect(() => envOperatorKey({}, host)).toThrow(
+        /PMX_OPERATOR_KEY must be set to a secret of at least 16 characters/,
+      );
       expect(() => envOperatorKey({ PMX_OPERATOR_KEY: 'short' }, host)).toThrow(ConfigError);
       expect(() => envOperatorKey({ PMX_OPERATOR_KEY: DEV_OPERATOR_KEY }, host)).toThrow(ConfigError);
-      expect(envOperatorKey({ PMX_OPERATOR_KEY: 'a-real-secret-of-32-characters!!' }, host)).toBe('a-real-secret-of-32-characters!!');
+      expect(envOperatorKey({ PMX_OPERATOR_KEY: 'a-real-secret-of-32-characters!!' }, host)).toBe(
+        'a-real-secret-of-32-characters!!',
+      );
     }
   });
 });
@@ -82,7 +102,9 @@ describe('envList', () => {
 
 describe('redactUrl', () => {
   it('hides the whole password, whatever it holds', () => {
-    expect(redactUrl('postgres://pmx:Xy9/Secret+pw=@db.internal:5432/pmx')).toBe('postgres://pmx:***@db.internal:5432/pmx');
+    expect(redactUrl('postgres://pmx:Xy9/Secret+pw=@db.internal:5432/pmx')).toBe(
+      'postgres://pmx:***@db.internal:5432/pmx',
+    );
     expect(redactUrl('postgres://pmx:p@ss@db:5432/pmx')).toBe('postgres://pmx:***@db:5432/pmx');
     expect(redactUrl('redis://:s3cr/et@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
     expect(redactUrl('postgres://pmx@localhost/pmx')).toBe('postgres://pmx@localhost/pmx');
@@ -95,6 +117,8 @@ describe('reportConnectionErrors', () => {
     const lines: string[] = [];
     reportConnectionErrors(client, 'ingest', 'redis://:s3cr/et@10.0.0.9:6379', (line) => lines.push(line));
     for (let i = 0; i < 3; i++) client.emit('error', new Error('connect ECONNREFUSED 10.0.0.9:6379'));
-    expect(lines).toEqual(['ingest cannot reach redis://:***@10.0.0.9:6379 (retrying): connect ECONNREFUSED 10.0.0.9:6379']);
+    expect(lines).toEqual([
+      'ingest cannot reach redis://:***@10.0.0.9:6379 (retrying): connect ECONNREFUSED 10.0.0.9:6379',
+    ]);
   });
 });

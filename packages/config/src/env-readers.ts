@@ -7,7 +7,10 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`config: ${variable} ${message}`);
   }
 }
@@ -91,7 +94,10 @@ export function isLoopbackHost(host: string): boolean {
 export function envOperatorKey(env: Env, host: string): string {
   const key = envString(env, 'PMX_OPERATOR_KEY', DEV_OPERATOR_KEY);
   if (!isLoopbackHost(host) && (key === DEV_OPERATOR_KEY || key.length < MIN_OPERATOR_KEY)) {
-    throw new ConfigError('PMX_OPERATOR_KEY', `must be set to a secret of at least ${MIN_OPERATOR_KEY} characters when the service listens on ${host} (not a loopback address)`);
+    throw new ConfigError(
+      'PMX_OPERATOR_KEY',
+      `must be set to a secret of at least ${MIN_OPERATOR_KEY} characters when the service listens on ${host} (not a loopback address)`,
+    );
   }
   return key;
 }
@@ -102,7 +108,13 @@ export function envOperatorKey(env: Env, host: string): string {
  * `https://app.example.com`, or `off` (no CORS headers). Undefined for `off`.
  */
 export function envCorsOrigin(env: Env): string | undefined {
-  const value = envMatch(env, 'PMX_CORS_ORIGIN', '*', /^(?:\*|off|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)$/, '*, off or an origin such as https://app.example.com');
+  const value = envMatch(
+    env,
+    'PMX_CORS_ORIGIN',
+    '*',
+    /^(?:\*|off|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)$/,
+    '*, off or an origin such as https://app.example.com',
+  );
   return value === 'off' ? undefined : value;
 }
 
@@ -118,7 +130,12 @@ export function redactUrl(url: string): string {
  * Logs a client's connection errors (ioredis retries an unreachable server on its own, silently),
  * at most one every 10 s: `<who> cannot reach <url, password hidden> (retrying): <error>`.
  */
-export function reportConnectionErrors(client: { on(event: 'error', listener: (error: Error) => void): unknown }, who: string, url: string, log: (line: string) => void): void {
+export function reportConnectionErrors(
+  client: { on(event: 'error', listener: (error: Error) => void): unknown },
+  who: string,
+  url: string,
+  log: (line: string) => void,
+): void {
   const report = throttledLog(log);
   client.on('error', (error: Error) => report(`${who} cannot reach ${redactUrl(url)} (retrying): ${error.message}`));
 }

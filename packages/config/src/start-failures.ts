@@ -35,14 +35,17 @@ export function describeStartFailure(error: unknown): string {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
   const message = fields.message ?? String(error);
   if (error instanceof StartRefusal) return `cannot start: ${message}`;
-  if (fields.code !== undefined && HINTS[fields.code] !== undefined) return `cannot start: ${message} (${HINTS[fields.code]})`;
-  const where = fields.address === undefined ? '' : ` ${fields.address}${fields.port === undefined ? '' : `:${fields.port}`}`;
+  if (fields.code !== undefined && HINTS[fields.code] !== undefined)
+    return `cannot start: ${message} (${HINTS[fields.code]})`;
+  const where =
+    fields.address === undefined ? '' : ` ${fields.address}${fields.port === undefined ? '' : `:${fields.port}`}`;
   if (fields.code === 'ECONNREFUSED' || fields.code === 'ENOTFOUND' || fields.code === 'EHOSTUNREACH') {
     const server = fields.port === undefined ? undefined : SERVERS[fields.port];
     const which = server ?? 'the server PMX_PG_URL, PMX_REDIS_URL or PMX_CLICKHOUSE_URL names there';
     return `cannot start: nothing answers at${where} (${fields.code}); is ${which} running and its address right? (infra/setup.sh starts Postgres and Redis)`;
   }
-  if (fields.code === 'EADDRINUSE') return `cannot start: the port at${where} is in use: is this service already running? (its PMX_*_PORT setting picks another)`;
+  if (fields.code === 'EADDRINUSE')
+    return `cannot start: the port at${where} is in use: is this service already running? (its PMX_*_PORT setting picks another)`;
   // chdb: the embedded ClickHouse folder is locked by the process that has it open.
   if (/Cannot lock file .*Another server instance/s.test(message)) {
     return 'cannot start: the embedded ClickHouse folder (PMX_CLICKHOUSE_PATH) is in use by another process: is this service already running?';

@@ -7,7 +7,12 @@ function service(close: () => Promise<void>, deadlineMs = 1000) {
   const lines: string[] = [];
   const exits: number[] = [];
   const signals = new EventEmitter();
-  const stopper = handleStopSignals('svc', close, { deadlineMs, log: (line) => lines.push(line), exit: (code) => exits.push(code), signals: signals as never });
+  const stopper = handleStopSignals('svc', close, {
+    deadlineMs,
+    log: (line) => lines.push(line),
+    exit: (code) => exits.push(code),
+    signals: signals as never,
+  });
   return { lines, exits, signals, stopper };
 }
 

@@ -49,7 +49,9 @@ export function handleStopSignals(service: string, close: () => Promise<void>, o
         },
         (error: unknown) => {
           clearTimeout(timer);
-          log(`${service}: stopping failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          log(
+            `${service}: stopping failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           exit(exitCode || 1);
         },
       );

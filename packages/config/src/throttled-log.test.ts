@@ -5,7 +5,11 @@ describe('throttledLog', () => {
   it('logs at most once per period and names what it left out', () => {
     let now = 0;
     const lines: string[] = [];
-    const log = throttledLog((line) => lines.push(line), 10_000, () => now);
+    const log = throttledLog(
+      (line) => lines.push(line),
+      10_000,
+      () => now,
+    );
     for (let i = 0; i < 50; i++) {
       log(`error ${i}`);
       now += 100;

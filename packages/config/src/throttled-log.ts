@@ -2,7 +2,11 @@
 // per period, the next saying how many it left out.
 
 /** `log`, at most once per `periodMs`; a line after a quiet spell names the lines left out. */
-export function throttledLog(log: (line: string) => void, periodMs = 10_000, now: () => number = () => performance.now()): (line: string) => void {
+export function throttledLog(
+  log: (line: string) => void,
+  periodMs = 10_000,
+  now: () => number = () => performance.now(),
+): (line: string) => void {
   let loggedAt = -Infinity;
   let left = 0;
   return (line) => {

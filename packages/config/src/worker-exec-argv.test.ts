@@ -8,7 +8,14 @@ describe('workerExecArgv', () => {
   it('recognises tsx preloaded by `node --import tsx` and by the tsx CLI', () => {
     expect(preloadsTsx(['--import', 'tsx'])).toBe(true);
     expect(preloadsTsx(['--import=tsx/esm'])).toBe(true);
-    expect(preloadsTsx(['--require', '/r/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///r/node_modules/tsx/dist/loader.mjs'])).toBe(true);
+    expect(
+      preloadsTsx([
+        '--require',
+        '/r/node_modules/tsx/dist/preflight.cjs',
+        '--import',
+        'file:///r/node_modules/tsx/dist/loader.mjs',
+      ]),
+    ).toBe(true);
     expect(preloadsTsx(['--cpu-prof', '--import', './other.mjs'])).toBe(false);
     expect(preloadsTsx([])).toBe(false);
   });
@@ -28,7 +35,11 @@ describe('workerExecArgv', () => {
       w.once('message', (m) => { console.log(JSON.stringify(m)); w.terminate(); });`;
     const flags = ['--max-old-space-size=512', '--import', 'tsx'];
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, [...flags, '-e', script, JSON.stringify(workerExecArgv(flags) ?? null)], { cwd: fileURLToPath(new URL('.', import.meta.url)) });
+    const { stdout } = await run(
+      process.execPath,
+      [...flags, '-e', script, JSON.stringify(workerExecArgv(flags) ?? null)],
+      { cwd: fileURLToPath(new URL('.', import.meta.url)) },
+    );
     // The worker started, and sees the flags it inherited.
     expect(JSON.parse(stdout)).toEqual(expect.arrayContaining(flags));
   });

@@ -13,7 +13,9 @@ describe('postgresEndpoint', () => {
   });
 
   it('rejects other schemes without echoing the password', () => {
-    expect(() => postgresEndpoint('mysql://u:secret@h/x')).toThrow(/expected a postgres:\/\/ URL, got mysql:\/\/u:\*\*\*@h\/x/);
+    expect(() => postgresEndpoint('mysql://u:secret@h/x')).toThrow(
+      /expected a postgres:\/\/ URL, got mysql:\/\/u:\*\*\*@h\/x/,
+    );
   });
 });
 

@@ -75,7 +75,10 @@ function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   if (ms === Infinity) return work;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('no answer before the deadline'), { code: 'SETTLE_TIMEOUT' })), Math.max(0, ms));
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('no answer before the deadline'), { code: 'SETTLE_TIMEOUT' })),
+      Math.max(0, ms),
+    );
   });
   work.catch(() => {}); // answered after the deadline: nobody waits for it
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
@@ -91,7 +94,9 @@ export class OutcomeUnknown extends Error {
      */
     readonly pending: Promise<void> = Promise.resolve(),
   ) {
-    super(`the write's outcome is unknown (Postgres did not answer it): ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+    super(
+      `the write's outcome is unknown (Postgres did not answer it): ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+    );
   }
 }
 
@@ -115,7 +120,10 @@ export interface SettleOptions {
  * (refusedOutright) ends it (another, say Postgres read-only in a failover, does not show that
  * the lost sending did not commit).
  */
-export async function settledWrite<T>(write: () => Promise<T>, options: SettleOptions = {}): Promise<{ value: T; resent: boolean }> {
+export async function settledWrite<T>(
+  write: () => Promise<T>,
+  options: SettleOptions = {},
+): Promise<{ value: T; resent: boolean }> {
   let last: unknown;
   try {
     return { value: await write(), resent: false };
@@ -126,9 +134,15 @@ export async function settledWrite<T>(write: () => Promise<T>, options: SettleOp
   }
   const giveUpAt = performance.now() + (options.deadlineMs ?? Infinity);
   const abandoned: Promise<unknown>[] = [];
-  const unknown = () => new OutcomeUnknown(last, Promise.allSettled(abandoned).then(() => undefined));
+  const unknown = () =>
+    new OutcomeUnknown(
+      last,
+      Promise.allSettled(abandoned).then(() => undefined),
+    );
   for (let attempt = 1; ; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? ((n) => Math.min(2000, 50 * 2 ** n)))(attempt)));
+    await new Promise((resolve) =>
+      setTimeout(resolve, (options.backoffMs ?? ((n) => Math.min(2000, 50 * 2 ** n)))(attempt)),
+    );
     // The pool was ended (the service stops): nothing will answer.
     const ended = (last as { code?: unknown } | undefined)?.code === 'CONNECTION_ENDED';
     if (ended || options.stopped?.() === true || performance.now() >= giveUpAt) throw unknown();

@@ -4,7 +4,16 @@
 // queue, which the ledger, history and WebSocket read.
 
 import { createHash } from 'node:crypto';
-import type { CancelReason, MatchKind, OrderStatus, OrderType, RejectReason, Side, TickSize, TokenIndex } from '@pmx/matching';
+import type {
+  CancelReason,
+  MatchKind,
+  OrderStatus,
+  OrderType,
+  RejectReason,
+  Side,
+  TickSize,
+  TokenIndex,
+} from '@pmx/matching';
 
 export interface ShardMarket {
   key: string;
@@ -141,7 +150,16 @@ export type ShardEvent =
       size: number;
       fills: ShardFill[];
     }
-  | { type: 'cancelled'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number; reason: CancelReason }
+  | {
+      type: 'cancelled';
+      seq: number;
+      at: number;
+      orderId: string;
+      market: string;
+      owner: string;
+      remaining: number;
+      reason: CancelReason;
+    }
   | { type: 'expired'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number };
 
 /** A market's aggregated levels in the first token's ticks, best first, after a batch touched it. */

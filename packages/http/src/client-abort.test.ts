@@ -43,7 +43,10 @@ describe('a client that goes away', () => {
     await sendAndVanish('POST /order HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"partial":', 20);
     await sendAndVanish('POST /order HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n', 20);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await call(`${server.url}/order`, { method: 'POST', body: '{"whole":true}' })).toMatchObject({ status: 200, body: { bytes: 14 } });
+    expect(await call(`${server.url}/order`, { method: 'POST', body: '{"whole":true}' })).toMatchObject({
+      status: 200,
+      body: { bytes: 14 },
+    });
     expect(server.listening.inFlight).toBe(0);
   });
 

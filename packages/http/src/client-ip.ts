@@ -54,5 +54,8 @@ export function rateLimitKeyOfIp(ip: string): string {
   if (!ip.includes(':') || !ipaddr.IPv6.isValid(ip)) return ip;
   const address = ipaddr.IPv6.parse(ip);
   if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  return `${address.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${address.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

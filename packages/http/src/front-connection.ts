@@ -9,7 +9,12 @@ import type { HeaderProxyOptions } from './header-proxy.ts';
 import { ChunkedBody, FramingError, rewriteHead, type Framing } from './request-framing.ts';
 import { HEAD_END, ResponseRelay } from './response-relay.ts';
 
-export type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs' | 'errorShape'>> & {
+export type FrontSettings = Required<
+  Pick<
+    HeaderProxyOptions,
+    'maxHeadBytes' | 'maxChunkedBytes' | 'maxBodyBytes' | 'target' | 'idleTimeoutMs' | 'errorShape'
+  >
+> & {
   sharedPath: ((path: string) => boolean) | undefined;
   /** `access-control-allow-origin: …\r\n`, or '' without CORS. */
   corsLine: string;
@@ -17,7 +22,13 @@ export type FrontSettings = Required<Pick<HeaderProxyOptions, 'maxHeadBytes' | '
 };
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
-const REASONS: Record<number, string> = { 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' };
+const REASONS: Record<number, string> = {
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+  501: 'Not Implemented',
+  505: 'HTTP Version Not Supported',
+};
 
 /** An answer of the front's own, which closes the connection. */
 export function ownAnswer(status: number, reason: string, body: string, corsLine: string): string {
@@ -127,12 +138,25 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
    * client got no answer (found by a fuzz review).
    */
   const upstreamGone = () => {
-    if (deadline !== undefined && !inHead && framing.kind === 'length' && performance.now() - arrivingSince >= options.idleTimeoutMs / 2) late();
+    if (
+      deadline !== undefined &&
+      !inHead &&
+      framing.kind === 'length' &&
+      performance.now() - arrivingSince >= options.idleTimeoutMs / 2
+    )
+      late();
     else endClient();
   };
   const fail = (status: number, message: string) => {
     arrived();
-    endClient(ownAnswer(status, REASONS[status] ?? 'Bad Request', errorBody(options.errorShape, status, message), options.corsLine));
+    endClient(
+      ownAnswer(
+        status,
+        REASONS[status] ?? 'Bad Request',
+        errorBody(options.errorShape, status, message),
+        options.corsLine,
+      ),
+    );
     upstream?.destroy();
   };
   const ownUpstream = (): net.Socket => {
@@ -240,7 +264,8 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
           }
           framing = rewritten.framing;
           forwardBody = framing.kind !== 'length' || framing.remaining <= options.maxBodyBytes;
-          chunked = framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes, options.maxBodyBytes) : undefined;
+          chunked =
+            framing.kind === 'chunked' ? new ChunkedBody(options.maxChunkedBytes, options.maxBodyBytes) : undefined;
           if (chunked === undefined) {
             // A body with a length goes up as it comes; one that runs short must come within the
             // idle time (below).

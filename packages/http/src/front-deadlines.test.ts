@@ -10,7 +10,12 @@ import type { Route } from './route.ts';
 
 const IDLE_MS = 200;
 const routes: Route[] = [
-  { method: 'GET', path: '/whoami', options: { immediate: true }, handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }) },
+  {
+    method: 'GET',
+    path: '/whoami',
+    options: { immediate: true },
+    handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }),
+  },
   {
     method: 'POST',
     path: '/echo',
@@ -38,7 +43,7 @@ const session = (heads: string[], giveUpMs?: number) => fronted.session(heads, g
 const who = (key: string) => `GET /whoami?k=${key} HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: ${key}\r\n\r\n`;
 const bodyOf = bodyOfAnswer;
 
-describe('the front\'s deadlines', () => {
+describe("the front's deadlines", () => {
   /** Writes `parts` one every `everyMs` on one connection; everything it got back, once closed or after `giveUpMs`. */
   const dribble = (parts: string[], everyMs: number, giveUpMs: number) =>
     new Promise<{ answer: string; closedAtMs: number | undefined }>((resolve) => {
@@ -46,7 +51,10 @@ describe('the front\'s deadlines', () => {
       const socket = net.connect(front.port, '127.0.0.1');
       let answer = '';
       let closedAtMs: number | undefined;
-      const timer = setInterval(() => (parts.length > 0 && !socket.destroyed ? socket.write(parts.shift()!) : undefined), everyMs);
+      const timer = setInterval(
+        () => (parts.length > 0 && !socket.destroyed ? socket.write(parts.shift()!) : undefined),
+        everyMs,
+      );
       socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
       socket.on('error', () => {});
       socket.on('close', () => (closedAtMs ??= performance.now() - started));
@@ -65,7 +73,10 @@ describe('the front\'s deadlines', () => {
     expect(bodyOf(slowHead.answer)).toEqual({ error: 'the request did not arrive in time' });
     expect(slowHead.closedAtMs).toBeLessThan(IDLE_MS * 3);
     // A chunked body the front holds (uWS has no connection yet, so its own timeout cannot help).
-    const chunks = ['POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', ...Array.from({ length: 30 }, () => '1\r\nx\r\n')];
+    const chunks = [
+      'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ...Array.from({ length: 30 }, () => '1\r\nx\r\n'),
+    ];
     const slowBody = await dribble(chunks, 50, IDLE_MS * 4);
     expect(slowBody.answer).toMatch(/^HTTP\/1\.1 408 /);
     // A request that arrives in time is served, and the next one has its own time.
@@ -87,7 +98,11 @@ describe('the front\'s deadlines', () => {
     }
     // A body with a length that keeps coming is served, however long it takes in all (timed from
     // its head, a steady upload longer than the idle time got 408 where uWS serves it).
-    const steady = await dribble(['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\n', ...'abcdefgh'], IDLE_MS / 4, IDLE_MS * 4);
+    const steady = await dribble(
+      ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\n', ...'abcdefgh'],
+      IDLE_MS / 4,
+      IDLE_MS * 4,
+    );
     expect(bodyOf(steady.answer)).toMatchObject({ text: 'abcdefgh' });
   });
 
@@ -101,7 +116,11 @@ describe('the front\'s deadlines', () => {
       }),
     );
     await new Promise<void>((resolve) => early.listen(0, '127.0.0.1', resolve));
-    const proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (early.address() as net.AddressInfo).port }, idleTimeoutMs: IDLE_MS });
+    const proxy = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: (early.address() as net.AddressInfo).port },
+      idleTimeoutMs: IDLE_MS,
+    });
     try {
       const socket = net.connect(proxy.port, '127.0.0.1');
       let got = '';
@@ -127,11 +146,21 @@ describe('the front\'s deadlines', () => {
 
   it('answers 408 when uWS times out a body with a length that stopped coming, rather than close without a word', async () => {
     // An upstream that, like uWS, closes on a body that stops coming (here after 3/4 of the idle time).
-    const quiet = net.createServer((socket) => socket.once('data', () => setTimeout(() => socket.destroy(), (IDLE_MS * 3) / 4)));
+    const quiet = net.createServer((socket) =>
+      socket.once('data', () => setTimeout(() => socket.destroy(), (IDLE_MS * 3) / 4)),
+    );
     await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
-    const proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (quiet.address() as net.AddressInfo).port }, idleTimeoutMs: IDLE_MS });
+    const proxy = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: (quiet.address() as net.AddressInfo).port },
+      idleTimeoutMs: IDLE_MS,
+    });
     try {
-      const [answer] = await rawSession(proxy.port, ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}'], IDLE_MS * 4);
+      const [answer] = await rawSession(
+        proxy.port,
+        ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}'],
+        IDLE_MS * 4,
+      );
       expect(answer?.slice(0, 30)).toBe('HTTP/1.1 408 Request Timeout\r\n');
     } finally {
       await proxy.close();

@@ -12,13 +12,19 @@ import type { Route } from './route.ts';
 
 const IDLE_MS = 200;
 /** The largest buffer the kernel may give a TCP socket's `key` side (tcp_rmem / tcp_wmem). */
-const tcpBufferMax = (key: 'rmem' | 'wmem') => Number(readFileSync(`/proc/sys/net/ipv4/tcp_${key}`, 'utf8').trim().split(/\s+/)[2] ?? 0);
+const tcpBufferMax = (key: 'rmem' | 'wmem') =>
+  Number(readFileSync(`/proc/sys/net/ipv4/tcp_${key}`, 'utf8').trim().split(/\s+/)[2] ?? 0);
 // An answer no socket buffers can hold whole: the client's receive buffer and the front's send
 // buffer together, and 16 MiB more. (With a fixed 16 MiB, a machine whose tcp_rmem allows 32 MiB
 // took the whole answer into the kernel, leaving the front nothing unwritten to notice.)
 const BIG = 'x'.repeat(tcpBufferMax('rmem') + tcpBufferMax('wmem') + 16 * 1024 * 1024);
 const routes: Route[] = [
-  { method: 'GET', path: '/whoami', options: { immediate: true }, handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }) },
+  {
+    method: 'GET',
+    path: '/whoami',
+    options: { immediate: true },
+    handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null } }),
+  },
   {
     method: 'GET',
     path: '/big',
@@ -48,7 +54,10 @@ let echoes = 0;
 const bigAnswered = new Set<() => void>();
 
 beforeAll(async () => {
-  fronted = await frontForTest({ routes, errorShape: 'simple' }, { sharedGets: ['/whoami', '/big'], idleTimeoutMs: IDLE_MS });
+  fronted = await frontForTest(
+    { routes, errorShape: 'simple' },
+    { sharedGets: ['/whoami', '/big'], idleTimeoutMs: IDLE_MS },
+  );
   front = fronted.front;
 });
 afterAll(async () => {
@@ -63,13 +72,24 @@ const bodyOf = bodyOfAnswer;
 describe('the front with misbehaving clients', () => {
   it('keeps GETs without one good Host off the shared lanes, so they cannot fail other clients', async () => {
     // uWS closes a connection on a request without a Host, dropping the answers it had ready on it.
-    const bad = ['GET /whoami HTTP/1.1\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost:\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n'];
+    const bad = [
+      'GET /whoami HTTP/1.1\r\n\r\n',
+      'GET /whoami HTTP/1.1\r\nHost:\r\n\r\n',
+      'GET /whoami HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
+    ];
     let running = true;
     const attack = async (request: string) => {
       while (running) await session([request], 1000);
     };
     const attackers = Array.from({ length: 12 }, (_, i) => attack(bad[i % bad.length]!));
-    const victims = await Promise.all(Array.from({ length: 10 }, (_, c) => session(Array.from({ length: 40 }, (_, n) => who(`v${c}-${n}`)), 8000)));
+    const victims = await Promise.all(
+      Array.from({ length: 10 }, (_, c) =>
+        session(
+          Array.from({ length: 40 }, (_, n) => who(`v${c}-${n}`)),
+          8000,
+        ),
+      ),
+    );
     running = false;
     await Promise.all(attackers);
     for (const [c, answers] of victims.entries()) {
@@ -81,7 +101,13 @@ describe('the front with misbehaving clients', () => {
   it('passes up nothing a client sends after the front has refused its request and ended the connection', async () => {
     const before = echoes;
     // The second request is written once the 400 is read, as bytes already on their way would come.
-    const [refused, ...rest] = await session(['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi'], 1000);
+    const [refused, ...rest] = await session(
+      [
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi',
+      ],
+      1000,
+    );
     expect(refused).toMatch(/^HTTP\/1\.1 400 /);
     expect(rest).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -98,19 +124,26 @@ describe('the front with misbehaving clients', () => {
   });
 
   it('answers 400 to control characters in a header value or the target, and 431 past 32 trailer fields (uWS never answers)', async () => {
-    for (const request of ['GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x0bb\r\n\r\n', 'GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x00\r\n\r\n']) {
+    for (const request of [
+      'GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x0bb\r\n\r\n',
+      'GET /whoami HTTP/1.1\r\nHost: x\r\nX-A: a\x00\r\n\r\n',
+    ]) {
       const [answer] = await session([request]);
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(bodyOf(answer!)).toEqual({ error: 'X-A: control characters in a header value' });
     }
     for (const target of ['/whoami?a=\x01', '/whoami?k=1 2', '/who\x7fami']) {
       const [answer] = await session([`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`]);
-      expect(bodyOf(answer!)).toEqual({ error: 'malformed request target: spaces and control characters must be percent-encoded' });
+      expect(bodyOf(answer!)).toEqual({
+        error: 'malformed request target: spaces and control characters must be percent-encoded',
+      });
     }
     const tab = await session(['GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: a\tb\r\n\r\n']);
     expect(bodyOf(tab[0]!)).toEqual({ key: 'a\tb' });
     const trailers = Array.from({ length: 33 }, (_, i) => `X-T${i}: v\r\n`).join('');
-    const [many] = await session([`POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${trailers}\r\n`]);
+    const [many] = await session([
+      `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${trailers}\r\n`,
+    ]);
     expect(many).toMatch(/^HTTP\/1\.1 431 /);
   });
 
@@ -134,9 +167,24 @@ describe('the front with misbehaving clients', () => {
     const [unknown] = await session(['FOO /whoami HTTP/1.1\r\nHost: x\r\n\r\n']);
     expect(unknown).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
     expect(bodyOf(unknown!)).toEqual({ error: 'method not implemented' });
-    const names = ['X Name', 'X\tName', 'X(Name)', 'X"Name', 'X@Name', 'X\x7fName', 'X\xe9Name', 'X.Name', 'X!Name', 'X|Name'];
-    const answers = await Promise.all(names.map((name) => session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${name}: v\r\n\r\n`], 1000)));
-    expect(answers.map(([answer]) => bodyOf(answer ?? 'none\r\n\r\n{}'))).toEqual(names.map(() => ({ error: "unsupported header name: letters, digits, '-' and '_' only" })));
+    const names = [
+      'X Name',
+      'X\tName',
+      'X(Name)',
+      'X"Name',
+      'X@Name',
+      'X\x7fName',
+      'X\xe9Name',
+      'X.Name',
+      'X!Name',
+      'X|Name',
+    ];
+    const answers = await Promise.all(
+      names.map((name) => session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${name}: v\r\n\r\n`], 1000)),
+    );
+    expect(answers.map(([answer]) => bodyOf(answer ?? 'none\r\n\r\n{}'))).toEqual(
+      names.map(() => ({ error: "unsupported header name: letters, digits, '-' and '_' only" })),
+    );
     const [fine] = await session(['GET /whoami HTTP/1.1\r\nHost: x\r\nX-Name-9z: v\r\nSVC_API_KEY: k\r\n\r\n']);
     expect(bodyOf(fine!)).toEqual({ key: 'k' });
   });
@@ -146,7 +194,10 @@ describe('the front with misbehaving clients', () => {
     const [over] = await session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${extra(47)}\r\n`], 3000);
     expect(over).toMatch(/^HTTP\/1\.1 431 /);
     expect(bodyOf(over!)).toEqual({ error: 'too many header fields: at most 47 (X-Forwarded-For is added)' });
-    const [under] = await session([`GET /whoami HTTP/1.1\r\nHost: x\r\n${extra(46)}SVC_API_KEY: k\r\n\r\n`.replace('X-H45: v\r\n', '')], 3000);
+    const [under] = await session(
+      [`GET /whoami HTTP/1.1\r\nHost: x\r\n${extra(46)}SVC_API_KEY: k\r\n\r\n`.replace('X-H45: v\r\n', '')],
+      3000,
+    );
     expect(bodyOf(under!)).toEqual({ key: 'k' });
   });
 
@@ -154,9 +205,19 @@ describe('the front with misbehaving clients', () => {
     // 'à' is C3 A0 in UTF-8: String.trim on the latin1 head took that last byte for a space.
     const value = Buffer.from('voilà\u00a0à').toString('latin1');
     const { head } = rewriteHead(`GET /name HTTP/1.1\r\nHost: x\r\nX-Name: \t ${value} \t\r\nX-Tab: a\tb`, '10.0.0.1');
-    expect(head.split('\r\n')).toEqual(['GET /name HTTP/1.1', 'Host: x', `X-Name: ${value}`, 'X-Tab: a\tb', 'x-forwarded-for: 10.0.0.1', '', '']);
+    expect(head.split('\r\n')).toEqual([
+      'GET /name HTTP/1.1',
+      'Host: x',
+      `X-Name: ${value}`,
+      'X-Tab: a\tb',
+      'x-forwarded-for: 10.0.0.1',
+      '',
+      '',
+    ]);
     // Other control characters uWS never answers (a vertical tab passed until 2026-11-23).
-    expect(() => rewriteHead('GET /name HTTP/1.1\r\nHost: x\r\nX-Vt: a\x0b', '10.0.0.1')).toThrow('X-Vt: control characters in a header value');
+    expect(() => rewriteHead('GET /name HTTP/1.1\r\nHost: x\r\nX-Vt: a\x0b', '10.0.0.1')).toThrow(
+      'X-Vt: control characters in a header value',
+    );
   });
 
   it('lets go of a client that never closes its side once the front has ended it', async () => {
@@ -185,7 +246,9 @@ describe('the front with misbehaving clients', () => {
     /** Writes the bytes, half-closes at once (as `nc -N` does), and reads until the front ends. */
     const halfClose = (payload: string) =>
       new Promise<{ text: string; ended: boolean }>((resolve) => {
-        const socket = net.connect({ port: front.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(payload));
+        const socket = net.connect({ port: front.port, host: '127.0.0.1', allowHalfOpen: true }, () =>
+          socket.end(payload),
+        );
         let text = '';
         let ended = false;
         socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -205,7 +268,11 @@ describe('the front with misbehaving clients', () => {
     expect(bodyOf((await halfClose(who('lone'))).text)).toEqual({ key: 'lone' });
     // A body, a chunked body and a head the close cut short: nothing to answer, the front just ends.
     const started = performance.now();
-    for (const cut of [post('first') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n', 'GET /whoami HTTP/1.1\r\nHost: x\r\n']) {
+    for (const cut of [
+      post('first') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n',
+      'GET /whoami HTTP/1.1\r\nHost: x\r\n',
+    ]) {
       const answered = await halfClose(cut);
       expect(answered.ended).toBe(true);
       expect((answered.text.match(/HTTP\/1\.1 /g) ?? []).length).toBe(cut.startsWith(post('first')) ? 1 : 0);
@@ -236,10 +303,13 @@ describe('the front with misbehaving clients', () => {
       const answered = () => {
         bigAnswered.delete(answered);
         setTimeout(() => socket.resume(), 6 * IDLE_MS);
-        setTimeout(() => {
-          socket.destroy();
-          resolve({ bytes, closed });
-        }, 6 * IDLE_MS + 1500);
+        setTimeout(
+          () => {
+            socket.destroy();
+            resolve({ bytes, closed });
+          },
+          6 * IDLE_MS + 1500,
+        );
       };
       bigAnswered.add(answered);
       if (before === undefined) return void socket.once('connect', askForBig);
@@ -248,7 +318,10 @@ describe('the front with misbehaving clients', () => {
     });
 
   it('cuts off a client that does not read its answer for the idle time, also after an idle spell', async () => {
-    for (const received of [await notReading(), await notReading(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi`)]) {
+    for (const received of [
+      await notReading(),
+      await notReading(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi`),
+    ]) {
       expect(received.closed).toBe(true);
       expect(received.bytes).toBeLessThan(BIG.length);
     }
@@ -258,7 +331,9 @@ describe('the front with misbehaving clients', () => {
 describe('Expect: 100-continue', () => {
   it('gives a client that waits for 100 Continue before a chunked body its Continue, then the answer', async () => {
     const text = await new Promise<string>((resolve) => {
-      const socket = net.connect(front.port, '127.0.0.1', () => socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n'));
+      const socket = net.connect(front.port, '127.0.0.1', () =>
+        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n'),
+      );
       let got = '';
       socket.on('data', (chunk: Buffer) => {
         got += chunk.toString('latin1');
@@ -294,7 +369,8 @@ describe('HEAD', () => {
       }, ms);
     });
   }
-  const pipelined = 'HEAD /whoami HTTP/1.1\r\nHost: x\r\n\r\nGET /whoami HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: after-head\r\n\r\n';
+  const pipelined =
+    'HEAD /whoami HTTP/1.1\r\nHost: x\r\n\r\nGET /whoami HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: after-head\r\n\r\n';
 
   it('answers a HEAD with a head alone, straight at uWS and through the front, so the next answer parses', async () => {
     for (const port of [fronted.server.listening.port, front.port]) {

@@ -6,9 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GetLanes, type LaneRequest } from './get-lanes.ts';
 
 /** Per request head: the bytes to send back (undefined: say nothing), and whether to close after. */
-type Behaviour = (path: string, connection: number, index: number) => { answer?: string; close?: boolean; cut?: boolean };
+type Behaviour = (
+  path: string,
+  connection: number,
+  index: number,
+) => { answer?: string; close?: boolean; cut?: boolean };
 
-const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`;
+const ok = (body: string, extra = '') =>
+  `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`;
 
 let servers: net.Server[] = [];
 afterEach(async () => {
@@ -63,7 +68,10 @@ function get(lanes: GetLanes, path: string): Promise<Outcome> {
 
 describe('shared GET lanes', () => {
   it('hands each of many concurrent GETs its own answer, over at most maxLanes connections', async () => {
-    const server = await upstream((path, _c, index) => ({ answer: ok(path, index % 3 === 0 ? 'Connection: keep-alive\r\n' : ''), cut: index % 5 === 0 }));
+    const server = await upstream((path, _c, index) => ({
+      answer: ok(path, index % 3 === 0 ? 'Connection: keep-alive\r\n' : ''),
+      cut: index % 5 === 0,
+    }));
     const lanes = new GetLanes({ host: '127.0.0.1', port: server.port }, 2);
     const paths = Array.from({ length: 200 }, (_, i) => `/book?n=${i}`);
     const outcomes = await Promise.all(paths.map((path) => get(lanes, path)));
@@ -78,7 +86,9 @@ describe('shared GET lanes', () => {
 
   it('sends GETs again on another lane when theirs closes before answering them', async () => {
     // The first connection answers one GET, then closes with the rest unanswered.
-    const server = await upstream((path, connection, index) => (connection === 0 && index === 1 ? { close: true } : { answer: ok(path) }));
+    const server = await upstream((path, connection, index) =>
+      connection === 0 && index === 1 ? { close: true } : { answer: ok(path) },
+    );
     const lanes = new GetLanes({ host: '127.0.0.1', port: server.port }, 1);
     const outcomes = await Promise.all(['/a', '/b', '/c', '/d'].map((path) => get(lanes, path)));
     expect(outcomes).toEqual(['/a', '/b', '/c', '/d'].map((path) => ({ answer: ok(path) })));
@@ -102,14 +112,18 @@ describe('shared GET lanes', () => {
     expect(await get(lanes, '/a')).toEqual({ failed: 'none' });
     expect(silent.connections()).toBe(3);
     lanes.close();
-    const unframed = await upstream(() => ({ answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n' }));
+    const unframed = await upstream(() => ({
+      answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n',
+    }));
     const lanes2 = new GetLanes({ host: '127.0.0.1', port: unframed.port }, 2);
     expect(await get(lanes2, '/a')).toEqual({ failed: 'none' });
     lanes2.close();
   });
 
   it('sends nothing more on a lane whose answer said Connection: close', async () => {
-    const server = await upstream((path, connection, index) => (connection === 0 && index === 0 ? { answer: ok(path, 'Connection: close\r\n') } : { answer: ok(path) }));
+    const server = await upstream((path, connection, index) =>
+      connection === 0 && index === 0 ? { answer: ok(path, 'Connection: close\r\n') } : { answer: ok(path) },
+    );
     const lanes = new GetLanes({ host: '127.0.0.1', port: server.port }, 1);
     expect(await get(lanes, '/a')).toEqual({ answer: ok('/a', 'Connection: close\r\n') });
     expect(await get(lanes, '/b')).toEqual({ answer: ok('/b') });
@@ -121,7 +135,10 @@ describe('shared GET lanes', () => {
     const server = await upstream((path, connection) => (connection === 0 ? {} : { answer: ok(path) }));
     const lanes = new GetLanes({ host: '127.0.0.1', port: server.port }, 1, 100);
     const started = Date.now();
-    expect(await Promise.all([get(lanes, '/a'), get(lanes, '/b')])).toEqual([{ answer: ok('/a') }, { answer: ok('/b') }]);
+    expect(await Promise.all([get(lanes, '/a'), get(lanes, '/b')])).toEqual([
+      { answer: ok('/a') },
+      { answer: ok('/b') },
+    ]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
     expect(server.connections()).toBe(2);
     lanes.close();

@@ -26,7 +26,9 @@ export type LaneTarget = { host: string; port: number } | { path: string };
 
 /** A connection to the server behind: its Unix socket, or TCP without Nagle's delay. */
 export function connectUpstream(target: LaneTarget): net.Socket {
-  return 'path' in target ? net.connect({ path: target.path }) : net.connect({ host: target.host, port: target.port, noDelay: true });
+  return 'path' in target
+    ? net.connect({ path: target.path })
+    : net.connect({ host: target.host, port: target.port, noDelay: true });
 }
 
 const MAX_ATTEMPTS = 3;
@@ -110,7 +112,12 @@ class Lane {
         return;
       }
       const status = statusCode(input, offset);
-      const length = status === 204 || status === 304 ? 0 : status >= 100 && status < 200 ? undefined : contentLength(input, offset, end);
+      const length =
+        status === 204 || status === 304
+          ? 0
+          : status >= 100 && status < 200
+            ? undefined
+            : contentLength(input, offset, end);
       // Interim, switching or unframed answers are not what an immediate GET gets: drop the lane.
       if (length === undefined) return this.destroy();
       this.lastAnswer = hasHeaderValue(input, offset, end, CONNECTION_CLOSE, 'close');
@@ -155,10 +162,13 @@ export class GetLanes {
     private readonly maxLanes = 2,
     stallMs = 5_000,
   ) {
-    this.watchdog = setInterval(() => {
-      const now = Date.now();
-      for (const lane of this.lanes) if (lane.flights.length > 0 && now - lane.lastProgress > stallMs) lane.destroy();
-    }, Math.max(10, stallMs / 5));
+    this.watchdog = setInterval(
+      () => {
+        const now = Date.now();
+        for (const lane of this.lanes) if (lane.flights.length > 0 && now - lane.lastProgress > stallMs) lane.destroy();
+      },
+      Math.max(10, stallMs / 5),
+    );
     this.watchdog.unref();
   }
 
@@ -176,7 +186,8 @@ export class GetLanes {
   private dispatch(flight: Flight): void {
     if (this.closing || ++flight.attempts > MAX_ATTEMPTS) return flight.request.fail(false);
     let best: Lane | undefined;
-    for (const lane of this.lanes) if (!lane.retired && (best === undefined || lane.flights.length < best.flights.length)) best = lane;
+    for (const lane of this.lanes)
+      if (!lane.retired && (best === undefined || lane.flights.length < best.flights.length)) best = lane;
     if (best === undefined || (best.flights.length > 0 && this.lanes.length < this.maxLanes)) {
       best = new Lane(this.target, (lane, orphans, broken) => this.closed(lane, orphans, broken));
       this.lanes.push(best);

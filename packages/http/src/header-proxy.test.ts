@@ -12,8 +12,16 @@ let server: TestServer;
 let proxy: HeaderProxy;
 
 const routes: Route[] = [
-  { method: 'GET', path: '/whoami', handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }) },
-  { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { bytes: ctx.rawBody.toString('base64'), key: ctx.header('SVC_API_KEY') ?? null } }) },
+  {
+    method: 'GET',
+    path: '/whoami',
+    handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }),
+  },
+  {
+    method: 'POST',
+    path: '/echo',
+    handler: (ctx) => ({ body: { bytes: ctx.rawBody.toString('base64'), key: ctx.header('SVC_API_KEY') ?? null } }),
+  },
   {
     method: 'GET',
     path: '/slow',
@@ -26,7 +34,11 @@ const routes: Route[] = [
 
 beforeAll(async () => {
   server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1, maxBodyBytes: 1024 });
-  proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, maxBodyBytes: 1024 });
+  proxy = await startHeaderProxy({
+    port: 0,
+    target: { host: '127.0.0.1', port: server.listening.port },
+    maxBodyBytes: 1024,
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -59,7 +71,11 @@ describe('header proxy', () => {
 
   it('passes a Content-Length body byte-exact', async () => {
     const body = '{"a":"é","b":[1,2,3]}';
-    const response = await fetch(`http://127.0.0.1:${proxy.port}/echo`, { method: 'POST', headers: { SVC_API_KEY: 'k', 'content-type': 'application/json' }, body });
+    const response = await fetch(`http://127.0.0.1:${proxy.port}/echo`, {
+      method: 'POST',
+      headers: { SVC_API_KEY: 'k', 'content-type': 'application/json' },
+      body,
+    });
     expect(Buffer.from(((await response.json()) as { bytes: string }).bytes, 'base64').toString()).toBe(body);
   });
 
@@ -82,21 +98,38 @@ describe('header proxy', () => {
         'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: last\r\n\r\n',
       5,
     );
-    const order = ['"slow":true', '"key":"after-slow"', `"bytes":"${Buffer.from('abc').toString('base64')}"`, '"key":"last"'].map((part) => text.indexOf(part));
+    const order = [
+      '"slow":true',
+      '"key":"after-slow"',
+      `"bytes":"${Buffer.from('abc').toString('base64')}"`,
+      '"key":"last"',
+    ].map((part) => text.indexOf(part));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(5);
   });
 
   it('refuses ambiguous framing instead of guessing', async () => {
-    expect(await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent_Length: 30\r\n\r\nabc')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent_Length: 30\r\n\r\nabc')).toMatch(
+      /^HTTP\/1\.1 400/,
+    );
+    expect(
+      await raw('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc'),
+    ).toMatch(/^HTTP\/1\.1 400/);
   });
 
   it('answers 413 to a chunked body over the limit', async () => {
-    const big = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, maxChunkedBytes: 10 });
+    const big = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: server.listening.port },
+      maxChunkedBytes: 10,
+    });
     const reply = await new Promise<string>((resolve) => {
-      const socket = net.connect(big.port, '127.0.0.1', () => socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n01234567890\r\n0\r\n\r\n'));
+      const socket = net.connect(big.port, '127.0.0.1', () =>
+        socket.write(
+          'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n01234567890\r\n0\r\n\r\n',
+        ),
+      );
       let text = '';
       socket.on('data', (c) => (text += c.toString()));
       socket.on('close', () => resolve(text));
@@ -111,7 +144,12 @@ describe('header proxy', () => {
 
   it('appends to a forwarded-for chain rather than trusting it', () => {
     const { head } = rewriteHead('GET / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 6.6.6.6\r\nA_B: c', '10.0.0.9');
-    expect(rewriteHead('POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({ head: 'POST / HTTP/1.1\r\nHost: x\r\nx-forwarded-for: 1.2.3.4', framing: { kind: 'chunked' }, shareable: false, continueNow: false });
+    expect(rewriteHead('POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked', '1.2.3.4')).toEqual({
+      head: 'POST / HTTP/1.1\r\nHost: x\r\nx-forwarded-for: 1.2.3.4',
+      framing: { kind: 'chunked' },
+      shareable: false,
+      continueNow: false,
+    });
     expect(head).toBe('GET / HTTP/1.1\r\nHost: x\r\nA-B: c\r\nx-forwarded-for: 6.6.6.6, 10.0.0.9\r\n\r\n');
   });
 
@@ -119,16 +157,28 @@ describe('header proxy', () => {
     // Behind a proxy that appended its own X-Forwarded-For, X_Forwarded_For used to land right of
     // it, and a client chose the address it was counted under; Content_Length framed a body the
     // proxy never saw (smuggling on a connection it shares between clients).
-    for (const header of ['X_Forwarded_For: 127.0.0.4', 'Content_Length: 50', 'Transfer_Encoding: chunked', 'x_real_ip: 1.2.3.4', 'Proxy_Connection: close']) {
-      expect(() => rewriteHead(`POST / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9\r\n${header}`, '10.0.0.9')).toThrow(/this header is only accepted spelled with '-'/);
+    for (const header of [
+      'X_Forwarded_For: 127.0.0.4',
+      'Content_Length: 50',
+      'Transfer_Encoding: chunked',
+      'x_real_ip: 1.2.3.4',
+      'Proxy_Connection: close',
+    ]) {
+      expect(() =>
+        rewriteHead(`POST / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9\r\n${header}`, '10.0.0.9'),
+      ).toThrow(/this header is only accepted spelled with '-'/);
     }
-    expect(rewriteHead('GET / HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k', '10.0.0.9').head).toBe('GET / HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: k\r\nx-forwarded-for: 10.0.0.9\r\n\r\n');
+    expect(rewriteHead('GET / HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k', '10.0.0.9').head).toBe(
+      'GET / HTTP/1.1\r\nHost: x\r\nSVC-API-KEY: k\r\nx-forwarded-for: 10.0.0.9\r\n\r\n',
+    );
   });
 
   it("passes on uWS's 413 for a Content-Length body over its limit, whole, before the connection ends", async () => {
     const body = 'x'.repeat(200_000);
     const reply = await new Promise<string>((resolve) => {
-      const socket = net.connect(proxy.port, '127.0.0.1', () => socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+      const socket = net.connect(proxy.port, '127.0.0.1', () =>
+        socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      );
       let text = '';
       socket.on('data', (c) => (text += c.toString()));
       socket.on('error', () => {});
@@ -141,7 +191,11 @@ describe('header proxy', () => {
   it('lets go of a client that drops with its request in flight at once, not after the idle time', async () => {
     // The idle timer held both sockets and the relay for its whole 10 s, per dropped client.
     const idleTimeoutMs = 4321;
-    const own = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, idleTimeoutMs });
+    const own = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: server.listening.port },
+      idleTimeoutMs,
+    });
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const cleared = vi.spyOn(globalThis, 'clearTimeout');
     try {
@@ -157,7 +211,9 @@ describe('header proxy', () => {
       // The slow answers come and find no client. (The front cannot tell a client that closed from
       // one that half-closed and still reads, so it passes the answer on; the socket then closes.)
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const idleTimers = timers.mock.results.filter((_, i) => timers.mock.calls[i]![1] === idleTimeoutMs).map((result) => result.value as unknown);
+      const idleTimers = timers.mock.results
+        .filter((_, i) => timers.mock.calls[i]![1] === idleTimeoutMs)
+        .map((result) => result.value as unknown);
       const stillSet = idleTimers.filter((timer) => !cleared.mock.calls.some(([cleared]) => cleared === timer));
       expect(stillSet).toEqual([]);
     } finally {
@@ -170,7 +226,10 @@ describe('header proxy', () => {
 
 describe('header proxy on its own thread', () => {
   it('serves like the in-thread front, and stops listening when closed', async () => {
-    const threaded = await startHeaderProxyThread({ port: 0, target: { host: '127.0.0.1', port: server.listening.port } });
+    const threaded = await startHeaderProxyThread({
+      port: 0,
+      target: { host: '127.0.0.1', port: server.listening.port },
+    });
     const response = await fetch(`http://127.0.0.1:${threaded.port}/whoami`, { headers: { SVC_API_KEY: 'k-thread' } });
     expect(await response.json()).toEqual({ key: 'k-thread', ip: '127.0.0.1' });
     await threaded.close();
@@ -196,7 +255,13 @@ describe('GETs of immediate routes over shared lanes', () => {
       up.on('error', () => socket.destroy());
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    front = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port }, sharedGets: ['/whoami'], lanes: 2, idleTimeoutMs: 300 });
+    front = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port },
+      sharedGets: ['/whoami'],
+      lanes: 2,
+      idleTimeoutMs: 300,
+    });
   });
   afterAll(async () => {
     await front.close();
@@ -209,7 +274,8 @@ describe('GETs of immediate routes over shared lanes', () => {
       const socket = net.connect(front.port, '127.0.0.1');
       const answers: string[] = [];
       let text = '';
-      const next = () => (answers.length < heads.length ? socket.write(heads[answers.length]!) : (socket.destroy(), resolve(answers)));
+      const next = () =>
+        answers.length < heads.length ? socket.write(heads[answers.length]!) : (socket.destroy(), resolve(answers));
       socket.on('connect', next);
       socket.on('data', (chunk) => {
         text += chunk.toString();
@@ -225,14 +291,17 @@ describe('GETs of immediate routes over shared lanes', () => {
       setTimeout(() => socket.destroy(), 1500);
     });
   }
-  const who = (key: string, extra = '') => `GET /whoami?k=${key} HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: ${key}\r\n${extra}\r\n`;
+  const who = (key: string, extra = '') =>
+    `GET /whoami?k=${key} HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: ${key}\r\n${extra}\r\n`;
 
   it('gives each of many clients its own answers over two connections to uWS', async () => {
     relayCount = 0;
     const clients = Array.from({ length: 24 }, (_, c) => session([0, 1, 2].map((n) => who(`c${c}-${n}`))));
     const results = await Promise.all(clients);
     for (const [c, answers] of results.entries()) {
-      expect(answers.map((a) => JSON.parse(a.slice(a.indexOf('\r\n\r\n') + 4)))).toEqual([0, 1, 2].map((n) => ({ key: `c${c}-${n}`, ip: '127.0.0.1' })));
+      expect(answers.map((a) => JSON.parse(a.slice(a.indexOf('\r\n\r\n') + 4)))).toEqual(
+        [0, 1, 2].map((n) => ({ key: `c${c}-${n}`, ip: '127.0.0.1' })),
+      );
     }
     expect(relayCount).toBeLessThanOrEqual(2);
   });
@@ -257,7 +326,9 @@ describe('GETs of immediate routes over shared lanes', () => {
     expect(await closing).toHaveLength(1);
     // uWS says nothing to a bad header name (a lane with that request on it would have stalled):
     // the front refuses it itself, and closes.
-    expect((await Promise.all(hostile)).map((answers) => answers.map((a) => a.slice(0, 12)))).toEqual(Array(5).fill(['HTTP/1.1 400']));
+    expect((await Promise.all(hostile)).map((answers) => answers.map((a) => a.slice(0, 12)))).toEqual(
+      Array(5).fill(['HTTP/1.1 400']),
+    );
   });
 
   it("keeps a client's requests on its own connection once it has one", async () => {
@@ -286,7 +357,11 @@ describe('GETs of immediate routes over shared lanes', () => {
   it('answers 502 to a shared GET when no lane gets an answer', async () => {
     const dead = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
-    const lonely = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: (dead.address() as net.AddressInfo).port }, sharedGets: ['/whoami'] });
+    const lonely = await startHeaderProxy({
+      port: 0,
+      target: { host: '127.0.0.1', port: (dead.address() as net.AddressInfo).port },
+      sharedGets: ['/whoami'],
+    });
     const response = await fetch(`http://127.0.0.1:${lonely.port}/whoami`);
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ error: 'the server behind the front did not answer' });

@@ -9,13 +9,19 @@ import { call, serveForTest, type TestServer } from './test-server.ts';
 const faults: string[] = [];
 
 const routes: Route[] = [
-  { method: 'GET', path: '/markets/:condition_id', handler: (ctx) => ({ body: { id: ctx.params.condition_id, path: ctx.path } }) },
+  {
+    method: 'GET',
+    path: '/markets/:condition_id',
+    handler: (ctx) => ({ body: { id: ctx.params.condition_id, path: ctx.path } }),
+  },
   { method: 'GET', path: '/markets/:condition_id/book/:side', handler: (ctx) => ({ body: ctx.params }) },
   { method: 'GET', path: '/markets/featured', handler: () => ({ body: { featured: true } }) },
   {
     method: 'GET',
     path: '/query',
-    handler: (ctx) => ({ body: { a: ctx.query.getAll('a'), b: ctx.query.get('b'), missing: ctx.query.get('zz'), raw: ctx.rawQuery } }),
+    handler: (ctx) => ({
+      body: { a: ctx.query.getAll('a'), b: ctx.query.get('b'), missing: ctx.query.get('zz'), raw: ctx.rawQuery },
+    }),
   },
   { method: 'GET', path: '/headers', handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') } }) },
   { method: 'POST', path: '/echo', handler: (ctx) => ({ status: 201, body: { got: ctx.json() } }) },
@@ -23,13 +29,44 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: '/sign',
-    handler: (ctx) => ({ body: { hmac: createHmac('sha256', 'secret').update(ctx.rawBody).digest('hex'), text: ctx.bodyText } }),
+    handler: (ctx) => ({
+      body: { hmac: createHmac('sha256', 'secret').update(ctx.rawBody).digest('hex'), text: ctx.bodyText },
+    }),
   },
-  { method: 'POST', path: '/small', handler: (ctx) => ({ body: { n: ctx.rawBody.length } }), options: { maxBodyBytes: 16 } },
-  { method: 'GET', path: '/missing/:id', handler: (ctx) => { throw new HttpError(404, `id not found: ${ctx.params.id}`); } },
-  { method: 'GET', path: '/throttled', handler: () => { throw new HttpError(429, 'slow down', { headers: { 'retry-after': '7' } }); } },
-  { method: 'GET', path: '/boom', handler: () => { throw new Error('secret internals /etc/passwd'); } },
-  { method: 'GET', path: '/boom-async', handler: async () => { throw new Error('async secret'); } },
+  {
+    method: 'POST',
+    path: '/small',
+    handler: (ctx) => ({ body: { n: ctx.rawBody.length } }),
+    options: { maxBodyBytes: 16 },
+  },
+  {
+    method: 'GET',
+    path: '/missing/:id',
+    handler: (ctx) => {
+      throw new HttpError(404, `id not found: ${ctx.params.id}`);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/throttled',
+    handler: () => {
+      throw new HttpError(429, 'slow down', { headers: { 'retry-after': '7' } });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/boom',
+    handler: () => {
+      throw new Error('secret internals /etc/passwd');
+    },
+  },
+  {
+    method: 'GET',
+    path: '/boom-async',
+    handler: async () => {
+      throw new Error('async secret');
+    },
+  },
   { method: 'GET', path: '/bigint', handler: () => ({ body: { n: 1n } }) },
   {
     method: 'GET',
@@ -49,7 +86,11 @@ let simple: TestServer;
 let typed: TestServer;
 
 beforeAll(() => {
-  simple = serveForTest({ routes, errorShape: 'simple', hooks: { onError: (_e, route) => faults.push(`${route.method} ${route.path}`) } });
+  simple = serveForTest({
+    routes,
+    errorShape: 'simple',
+    hooks: { onError: (_e, route) => faults.push(`${route.method} ${route.path}`) },
+  });
   typed = serveForTest({ routes, errorShape: 'typed', hooks: { onError: () => {} } });
 });
 afterAll(async () => {
@@ -57,7 +98,11 @@ afterAll(async () => {
   await typed.close();
 });
 
-const postJson = (body: string, method = 'POST'): RequestInit => ({ method, body, headers: { 'content-type': 'application/json' } });
+const postJson = (body: string, method = 'POST'): RequestInit => ({
+  method,
+  body,
+  headers: { 'content-type': 'application/json' },
+});
 
 describe('routing', () => {
   it('passes decoded path parameters by name', async () => {
@@ -79,7 +124,10 @@ describe('routing', () => {
 
   it('answers an unknown path with 404 in the server shape', async () => {
     expect(await call(`${simple.url}/nope`)).toMatchObject({ status: 404, body: { error: 'not found' } });
-    expect(await call(`${typed.url}/nope/deeper`)).toMatchObject({ status: 404, body: { type: 'not found error', error: 'not found' } });
+    expect(await call(`${typed.url}/nope/deeper`)).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'not found' },
+    });
   });
 
   it('answers a wrong method on a known path with 405 and Allow', async () => {
@@ -87,16 +135,46 @@ describe('routing', () => {
     expect(r.status).toBe(405);
     expect(r.body).toEqual({ error: 'method not allowed' });
     expect(r.headers.get('allow')).toBe('POST, DELETE');
-    expect((await call(`${typed.url}/markets/x`, { method: 'DELETE' })).body).toEqual({ type: 'bad request', error: 'method not allowed' });
+    expect((await call(`${typed.url}/markets/x`, { method: 'DELETE' })).body).toEqual({
+      type: 'bad request',
+      error: 'method not allowed',
+    });
   });
 
   it('rejects duplicate routes and bad paths at creation', () => {
     const handler = () => ({ body: null });
-    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/a/:x', handler }, { method: 'GET', path: '/a/:y', handler }] })).toThrow(/two routes/);
-    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: 'a', handler }] })).toThrow(/must start/);
+    expect(() =>
+      createHttpServer({
+        errorShape: 'simple',
+        routes: [
+          { method: 'GET', path: '/a/:x', handler },
+          { method: 'GET', path: '/a/:y', handler },
+        ],
+      }),
+    ).toThrow(/two routes/);
+    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: 'a', handler }] })).toThrow(
+      /must start/,
+    );
     // uWS would answer GET /m/special with the 405 of POST /m/special, never reaching GET /m/:id.
-    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/m/:id', handler }, { method: 'POST', path: '/m/special', handler }] })).toThrow(/overlap but serve different methods/);
-    expect(() => createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/m/:id', handler }, { method: 'GET', path: '/m/special', handler }, { method: 'GET', path: '/n/:id/x', handler }] })).not.toThrow();
+    expect(() =>
+      createHttpServer({
+        errorShape: 'simple',
+        routes: [
+          { method: 'GET', path: '/m/:id', handler },
+          { method: 'POST', path: '/m/special', handler },
+        ],
+      }),
+    ).toThrow(/overlap but serve different methods/);
+    expect(() =>
+      createHttpServer({
+        errorShape: 'simple',
+        routes: [
+          { method: 'GET', path: '/m/:id', handler },
+          { method: 'GET', path: '/m/special', handler },
+          { method: 'GET', path: '/n/:id/x', handler },
+        ],
+      }),
+    ).not.toThrow();
   });
 });
 
@@ -116,7 +194,9 @@ describe('request data', () => {
     const port = Number(new URL(simple.url).port);
     const answer = await new Promise<string>((resolve) => {
       let received = '';
-      const socket = connect(port, '127.0.0.1', () => socket.write('GET /headers HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\n\r\n'));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /headers HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\n\r\n'),
+      );
       socket.on('data', (chunk) => (received += chunk.toString()));
       socket.on('error', () => {});
       setTimeout(() => {
@@ -137,7 +217,10 @@ describe('request data', () => {
   it('keeps the raw body byte-exact for HMAC', async () => {
     const raw = '{ "price":"0.50" ,\n\t"note":"é✓ 💸", "size": 1e2 }';
     const r = await call(`${simple.url}/sign`, { method: 'POST', body: raw });
-    expect(r.body).toEqual({ hmac: createHmac('sha256', 'secret').update(Buffer.from(raw, 'utf8')).digest('hex'), text: raw });
+    expect(r.body).toEqual({
+      hmac: createHmac('sha256', 'secret').update(Buffer.from(raw, 'utf8')).digest('hex'),
+      text: raw,
+    });
   });
 
   it('reads a chunked body of unknown length', async () => {
@@ -155,30 +238,59 @@ describe('request data', () => {
 
 describe('body errors', () => {
   it('answers malformed JSON with 400 in both shapes', async () => {
-    expect(await call(`${simple.url}/echo`, postJson('{"a":'))).toMatchObject({ status: 400, body: { error: 'invalid JSON body' } });
-    expect(await call(`${typed.url}/echo`, postJson('nope'))).toMatchObject({ status: 400, body: { type: 'bad request', error: 'invalid JSON body' } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":'))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid JSON body' },
+    });
+    expect(await call(`${typed.url}/echo`, postJson('nope'))).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'invalid JSON body' },
+    });
   });
 
   it('answers a JSON body holding a NUL (which no service can store) with 400, anywhere in it', async () => {
     for (const body of ['{"a":"x\\u0000"}', '{"a":[{"b":"\\u0000"}]}', '{"k\\u0000":1}']) {
-      expect(await call(`${simple.url}/echo`, postJson(body))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
+      expect(await call(`${simple.url}/echo`, postJson(body))).toMatchObject({
+        status: 400,
+        body: { error: 'the JSON body must not contain NUL characters (\\u0000)' },
+      });
     }
     // A backslash followed by u0000 is text, not a NUL; three backslashes are one and a NUL.
-    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\u0000"}'))).toMatchObject({ status: 201, body: { got: { a: '\\u0000' } } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\u0000"}'))).toMatchObject({
+      status: 201,
+      body: { got: { a: '\\u0000' } },
+    });
     expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\\\u0000"}'))).toMatchObject({ status: 400 });
     // However deep it nests (a walk of the parsed value overflowed the stack: a 500).
     const deep = `${'['.repeat(20_000)}"\\u0000"${']'.repeat(20_000)}`;
-    expect(await call(`${simple.url}/echo`, postJson(deep))).toMatchObject({ status: 400, body: { error: 'the JSON body must not contain NUL characters (\\u0000)' } });
+    expect(await call(`${simple.url}/echo`, postJson(deep))).toMatchObject({
+      status: 400,
+      body: { error: 'the JSON body must not contain NUL characters (\\u0000)' },
+    });
   });
 
   it('answers a JSON body holding a lone UTF-16 surrogate (which jsonb refuses) with 400, and takes pairs', async () => {
     const refused = { status: 400, body: { error: expect.stringContaining('surrogate pair') } };
-    for (const body of ['{"a":"\\ud800"}', '{"a":"x\\udfff"}', '{"\\uDBFF":1}', '{"a":"\\ud800\\u0041"}', '{"a":"\\udc00\\ud800"}', '{"a":"\\ud800\\ud800\\udc00"}', '{"a":"\\ud800 \\udc00"}']) {
+    for (const body of [
+      '{"a":"\\ud800"}',
+      '{"a":"x\\udfff"}',
+      '{"\\uDBFF":1}',
+      '{"a":"\\ud800\\u0041"}',
+      '{"a":"\\udc00\\ud800"}',
+      '{"a":"\\ud800\\ud800\\udc00"}',
+      '{"a":"\\ud800 \\udc00"}',
+    ]) {
       expect([body, await call(`${simple.url}/echo`, postJson(body))]).toMatchObject([body, refused]);
     }
     // Pairs, escaped in either case, and text that only looks like an escape, pass.
-    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\ud83d\\ude00","b":"\\uD83D\\uDE00"}'))).toMatchObject({ status: 201, body: { got: { a: '😀', b: '😀' } } });
-    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\ud800"}'))).toMatchObject({ status: 201, body: { got: { a: '\\ud800' } } });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\ud83d\\ude00","b":"\\uD83D\\uDE00"}'))).toMatchObject({
+      status: 201,
+      body: { got: { a: '😀', b: '😀' } },
+    });
+    expect(await call(`${simple.url}/echo`, postJson('{"a":"\\\\ud800"}'))).toMatchObject({
+      status: 201,
+      body: { got: { a: '\\ud800' } },
+    });
     expect(await call(`${simple.url}/echo`, postJson('{"a":"\\ud800\\\\udc00"}'))).toMatchObject(refused);
     // However deep it nests (a walk of the parsed value overflowed the stack: a 500).
     const deep = `${'['.repeat(20_000)}"\\ud83d\\ude00","\\ud83d"${']'.repeat(20_000)}`;
@@ -186,7 +298,10 @@ describe('body errors', () => {
   });
 
   it('answers an empty body where JSON is required with 400', async () => {
-    expect(await call(`${simple.url}/echo`, { method: 'POST' })).toMatchObject({ status: 400, body: { error: 'request body is required' } });
+    expect(await call(`${simple.url}/echo`, { method: 'POST' })).toMatchObject({
+      status: 400,
+      body: { error: 'request body is required' },
+    });
   });
 
   it('answers a body over the default 1 MiB cap with 413', async () => {
@@ -196,7 +311,10 @@ describe('body errors', () => {
 
   it('applies a per-route cap, also to a chunked body that crosses it', async () => {
     expect((await call(`${simple.url}/small`, { method: 'POST', body: '0123456789abcdef' })).body).toEqual({ n: 16 });
-    expect((await call(`${typed.url}/small`, { method: 'POST', body: '0123456789abcdefg' })).body).toEqual({ type: 'bad request', error: 'request body exceeds 16 bytes' });
+    expect((await call(`${typed.url}/small`, { method: 'POST', body: '0123456789abcdefg' })).body).toEqual({
+      type: 'bad request',
+      error: 'request body exceeds 16 bytes',
+    });
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new Uint8Array(10));
@@ -213,7 +331,10 @@ describe('body errors', () => {
 describe('handler errors and results', () => {
   it('answers a thrown HttpError with its status, shape and headers', async () => {
     expect(await call(`${simple.url}/missing/42`)).toMatchObject({ status: 404, body: { error: 'id not found: 42' } });
-    expect(await call(`${typed.url}/missing/42`)).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found: 42' } });
+    expect(await call(`${typed.url}/missing/42`)).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found: 42' },
+    });
     const throttled = await call(`${simple.url}/throttled`);
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('retry-after')).toBe('7');
@@ -224,7 +345,10 @@ describe('handler errors and results', () => {
     const r = await call(`${simple.url}/boom`);
     expect(r).toMatchObject({ status: 500, body: { error: 'internal server error' } });
     expect(r.text).not.toContain('secret');
-    expect(await call(`${typed.url}/boom-async`)).toMatchObject({ status: 500, body: { type: 'bad request', error: 'internal server error' } });
+    expect(await call(`${typed.url}/boom-async`)).toMatchObject({
+      status: 500,
+      body: { type: 'bad request', error: 'internal server error' },
+    });
     expect(await call(`${simple.url}/bigint`)).toMatchObject({ status: 500 });
     expect(faults).toEqual(['GET /boom', 'GET /bigint']);
     expect((await call(`${simple.url}/markets/after-boom`)).body).toMatchObject({ id: 'after-boom' });
@@ -247,7 +371,10 @@ describe('handler errors and results', () => {
 
 describe('listen and close', () => {
   it('binds an ephemeral port and releases it on close', async () => {
-    const server = createHttpServer({ errorShape: 'simple', routes: [{ method: 'GET', path: '/', handler: () => ({ body: 'ok' }) }] });
+    const server = createHttpServer({
+      errorShape: 'simple',
+      routes: [{ method: 'GET', path: '/', handler: () => ({ body: 'ok' }) }],
+    });
     const listening = server.listen(0);
     expect(listening.port).toBeGreaterThan(0);
     expect((await call(`http://127.0.0.1:${listening.port}/`)).text).toBe('ok');
@@ -265,7 +392,9 @@ describe('listen and close', () => {
   });
 
   it('refuses a port that is taken', () => {
-    expect(() => createHttpServer({ errorShape: 'simple', routes: [] }).listen(Number(new URL(simple.url).port))).toThrow(/cannot listen/);
+    expect(() =>
+      createHttpServer({ errorShape: 'simple', routes: [] }).listen(Number(new URL(simple.url).port)),
+    ).toThrow(/cannot listen/);
   });
 
   it('refuses a port another uWS server holds (uWS would share it, SO_REUSEPORT), naming it as Node does', async () => {
@@ -288,7 +417,17 @@ describe('listen and close', () => {
     const inHandler = new Promise<void>((resolve) => (started = resolve));
     const server = createHttpServer({
       errorShape: 'simple',
-      routes: [{ method: 'GET', path: '/', handler: async () => { started(); await new Promise((r) => setTimeout(r, 100)); return { body: 'done' }; } }],
+      routes: [
+        {
+          method: 'GET',
+          path: '/',
+          handler: async () => {
+            started();
+            await new Promise((r) => setTimeout(r, 100));
+            return { body: 'done' };
+          },
+        },
+      ],
     });
     const listening = server.listen(0);
     const pending = call(`http://127.0.0.1:${listening.port}/`);

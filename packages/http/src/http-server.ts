@@ -4,7 +4,15 @@ import { errorBody, type ErrorShape } from './error-shape.ts';
 import { answerAfterBody, writeResponse } from './response-writer.ts';
 import { RouteRunner, type ErrorLogger, type ServerState } from './route-runner.ts';
 import { paramNames, patternShape, type Hook, type Locals, type Method, type Route } from './route.ts';
-import { closeApp, listenExclusive, uws, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.ts';
+import {
+  closeApp,
+  listenExclusive,
+  uws,
+  type HttpRequest,
+  type HttpResponse,
+  type TemplatedApp,
+  type us_listen_socket,
+} from './uws.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -97,14 +105,31 @@ function bodyFor(req: HttpRequest, body: string): string {
 }
 
 /** Answers a request no route serves (404, 405; a CORS preflight), its body read and dropped first. */
-function answerUnserved(res: HttpResponse, req: HttpRequest, status: number, body: string, headers: Readonly<Record<string, string>> | undefined, cap: number, cors: string | undefined): void {
+function answerUnserved(
+  res: HttpResponse,
+  req: HttpRequest,
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  cap: number,
+  cors: string | undefined,
+): void {
   answerAfterBody(res, req, cap, (close) => writeResponse(res, status, body, headers, close, cors));
 }
 
 /** A CORS preflight on a served path: its methods, and the request headers the browser names. */
-function answerPreflight(res: HttpResponse, req: HttpRequest, methods: readonly Method[], origin: string, cap: number): void {
+function answerPreflight(
+  res: HttpResponse,
+  req: HttpRequest,
+  methods: readonly Method[],
+  origin: string,
+  cap: number,
+): void {
   const asked = req.getHeader('access-control-request-headers');
-  const headers: Record<string, string> = { 'access-control-allow-methods': methods.join(', '), 'access-control-max-age': '600' };
+  const headers: Record<string, string> = {
+    'access-control-allow-methods': methods.join(', '),
+    'access-control-max-age': '600',
+  };
   if (asked !== '') headers['access-control-allow-headers'] = asked;
   // A preflight has no body, but one sent anyway is read like any other: with a cap of 0 the
   // connection closed with it unread, and the reset lost the 204 through the front about half the
@@ -115,7 +140,8 @@ function answerPreflight(res: HttpResponse, req: HttpRequest, methods: readonly 
 function validate(routes: readonly Route<any>[]): void {
   const seen = new Set<string>();
   for (const route of routes) {
-    if (!(route.method in UWS_METHOD)) throw new Error(`@pmx/http: unsupported method ${route.method} for ${route.path}`);
+    if (!(route.method in UWS_METHOD))
+      throw new Error(`@pmx/http: unsupported method ${route.method} for ${route.path}`);
     if (!route.path.startsWith('/')) throw new Error(`@pmx/http: path must start with '/': ${route.path}`);
     const key = `${route.method} ${patternShape(route.path)}`;
     if (seen.has(key)) throw new Error(`@pmx/http: two routes for ${key}`);
@@ -132,7 +158,10 @@ function validate(routes: readonly Route<any>[]): void {
   for (const [i, a] of shapes.entries()) {
     for (const b of shapes.slice(i + 1)) {
       const same = [...methods.get(a)!].sort().join() === [...methods.get(b)!].sort().join();
-      if (!same && overlap(a, b)) throw new Error(`@pmx/http: ${a} and ${b} overlap but serve different methods (uWS would answer 405 for one of them)`);
+      if (!same && overlap(a, b))
+        throw new Error(
+          `@pmx/http: ${a} and ${b} overlap but serve different methods (uWS would answer 405 for one of them)`,
+        );
     }
   }
 }
@@ -144,7 +173,9 @@ function overlap(a: string, b: string): boolean {
   return x.length === y.length && x.every((segment, i) => segment === y[i] || segment === ':' || y[i] === ':');
 }
 
-export function createHttpServer<L extends Locals = Record<string, unknown>>(options: HttpServerOptions<L>): HttpServer {
+export function createHttpServer<L extends Locals = Record<string, unknown>>(
+  options: HttpServerOptions<L>,
+): HttpServer {
   validate(options.routes);
   const shape = options.errorShape;
   const state: ServerState = {
@@ -186,11 +217,16 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
   const cors = state.corsOrigin;
   for (const { path, methods } of allowed.values()) {
     const headers = { allow: methods.join(', ') };
-    if (cors !== undefined) app.options(path, (res: HttpResponse, req: HttpRequest) => answerPreflight(res, req, methods, cors, largestBody));
-    app.any(path, (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 405, bodyFor(req, notAllowedBody), headers, largestBody, cors));
+    if (cors !== undefined)
+      app.options(path, (res: HttpResponse, req: HttpRequest) => answerPreflight(res, req, methods, cors, largestBody));
+    app.any(path, (res: HttpResponse, req: HttpRequest) =>
+      answerUnserved(res, req, 405, bodyFor(req, notAllowedBody), headers, largestBody, cors),
+    );
   }
   const notFoundBody = errorBody(shape, 404, 'not found');
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => answerUnserved(res, req, 404, bodyFor(req, notFoundBody), undefined, largestBody, cors));
+  app.any('/*', (res: HttpResponse, req: HttpRequest) =>
+    answerUnserved(res, req, 404, bodyFor(req, notFoundBody), undefined, largestBody, cors),
+  );
 
   let listening = false;
   return {
@@ -208,7 +244,10 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(opt
       if (socket === undefined) throw new Error('@pmx/http: uWS did not report the listen result synchronously');
       if (socket === false) {
         // Named as Node names its own (code, address, port), so a start failure says it in one line.
-        throw Object.assign(new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`), { code: 'EADDRINUSE', address: host, port });
+        throw Object.assign(
+          new Error(`@pmx/http: cannot listen on ${host}:${port} (address in use or not available)`),
+          { code: 'EADDRINUSE', address: host, port },
+        );
       }
       const tcp: us_listen_socket = socket;
       let unixSocket: us_listen_socket | undefined;

@@ -9,14 +9,28 @@ export {
   type HttpServerHooks,
   type ListeningHttpServer,
 } from './http-server.ts';
-export { immediate, type Route, type RouteOptions, type Method, type Handler, type Hook, type Locals, type ResponseValue } from './route.ts';
+export {
+  immediate,
+  type Route,
+  type RouteOptions,
+  type Method,
+  type Handler,
+  type Hook,
+  type Locals,
+  type ResponseValue,
+} from './route.ts';
 export { RequestContext, type PeerSource } from './request-context.ts';
 export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-error.ts';
 export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
 export { forwardedClientIp, rateLimitKeyOfIp } from './client-ip.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
-export { rateLimitHook, rateLimitGroupsHook, type RateLimitGroup, type RateLimitHookOptions } from './rate-limit-hook.ts';
+export {
+  rateLimitHook,
+  rateLimitGroupsHook,
+  type RateLimitGroup,
+  type RateLimitHookOptions,
+} from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
 export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
 export { startHeaderProxyThread } from './header-proxy-thread.ts';

@@ -21,11 +21,16 @@ const routes: Route[] = [
 
 let server: TestServer;
 beforeAll(() => {
-  server = serveForTest({ routes, errorShape: 'simple', hooks: { before: [rateLimitHook({ limiters: [perIp], key: (ctx) => ctx.ip })] } });
+  server = serveForTest({
+    routes,
+    errorShape: 'simple',
+    hooks: { before: [rateLimitHook({ limiters: [perIp], key: (ctx) => ctx.ip })] },
+  });
 });
 afterAll(() => server.close());
 
-const order = (key: string) => call(`${server.url}/order`, { method: 'POST', body: '{}', headers: { 'svc-api-key': key } });
+const order = (key: string) =>
+  call(`${server.url}/order`, { method: 'POST', body: '{}', headers: { 'svc-api-key': key } });
 
 describe('rateLimitHook', () => {
   it('refuses with 429 and Retry-After once the burst window is spent, then the sustained one', async () => {
@@ -49,6 +54,7 @@ describe('rateLimitHook', () => {
 
   it('skips the limit when the key function returns undefined', async () => {
     at = 2_000_000;
-    for (let i = 0; i < 5; i++) expect((await call(`${server.url}/order`, { method: 'POST', body: '{}' })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call(`${server.url}/order`, { method: 'POST', body: '{}' })).status).toBe(200);
   });
 });

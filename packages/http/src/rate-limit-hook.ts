@@ -24,7 +24,10 @@ export function rateLimitHook<L extends Locals = Record<string, unknown>>(option
 }
 
 /** One hook over several groups of windows, each with its own key; all must allow. */
-export function rateLimitGroupsHook<L extends Locals = Record<string, unknown>>(groups: readonly RateLimitGroup<L>[], message = 'too many requests'): Hook<L> {
+export function rateLimitGroupsHook<L extends Locals = Record<string, unknown>>(
+  groups: readonly RateLimitGroup<L>[],
+  message = 'too many requests',
+): Hook<L> {
   return (ctx) => {
     const ids = groups.map((group) => group.key(ctx));
     let retryAfterSeconds = 0;
@@ -33,7 +36,8 @@ export function rateLimitGroupsHook<L extends Locals = Record<string, unknown>>(
       if (id === undefined) return;
       for (const limiter of group.limiters) {
         const decision = limiter.peek(id);
-        if (!decision.allowed && decision.retryAfterSeconds > retryAfterSeconds) retryAfterSeconds = decision.retryAfterSeconds;
+        if (!decision.allowed && decision.retryAfterSeconds > retryAfterSeconds)
+          retryAfterSeconds = decision.retryAfterSeconds;
       }
     });
     if (retryAfterSeconds > 0) {

@@ -54,7 +54,8 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
 
   /** Client address: from X-Forwarded-For behind trusted proxies, else the socket peer. */
   get ip(): string {
-    return (this.#ip ??= forwardedClientIp(this.headers['x-forwarded-for'], this.trustedProxyHops) ?? this.remoteAddress);
+    return (this.#ip ??=
+      forwardedClientIp(this.headers['x-forwarded-for'], this.trustedProxyHops) ?? this.remoteAddress);
   }
 
   /**
@@ -110,7 +111,10 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
       }
       if (holdsNul(this.bodyText)) throw new HttpError(400, 'the JSON body must not contain NUL characters (\\u0000)');
       if (holdsLoneSurrogate(this.bodyText)) {
-        throw new HttpError(400, 'the JSON body must be valid Unicode: a \\uD800–\\uDFFF escape must be half of a surrogate pair');
+        throw new HttpError(
+          400,
+          'the JSON body must be valid Unicode: a \\uD800–\\uDFFF escape must be half of a surrogate pair',
+        );
       }
       this.#json = parsed;
     }
@@ -124,7 +128,8 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
  * so the text alone decides it, in one pass, however deeply the value nests.
  */
 function holdsNul(json: string): boolean {
-  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 1)) if (isEscape(json, at)) return true;
+  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 1))
+    if (isEscape(json, at)) return true;
   return false;
 }
 

@@ -6,7 +6,21 @@
 const UWS_MAX_HEADERS = 48;
 
 /** Headers that frame or route a request: never taken from a name spelled with '_'. */
-const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'x-forwarded-for', 'forwarded', 'x-real-ip', 'host', 'connection', 'upgrade', 'expect', 'te', 'trailer', 'keep-alive', 'proxy-connection']);
+const HOP_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'x-forwarded-for',
+  'forwarded',
+  'x-real-ip',
+  'host',
+  'connection',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-connection',
+]);
 
 export type Framing = { kind: 'none' } | { kind: 'length'; remaining: number } | { kind: 'chunked' };
 
@@ -36,7 +50,15 @@ const HEADER_NAME = /^[A-Za-z0-9_-]+$/;
 /** The methods uWS 20.30 parses; on any other it closes the connection without an answer. */
 const METHOD = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) /;
 /** Headers that change the connection or the message: a request with one keeps to its own. */
-const UNSHAREABLE = new Set(['connection', 'upgrade', 'expect', 'content-length', 'transfer-encoding', 'te', 'trailer']);
+const UNSHAREABLE = new Set([
+  'connection',
+  'upgrade',
+  'expect',
+  'content-length',
+  'transfer-encoding',
+  'te',
+  'trailer',
+]);
 
 /** Bytes no header value may hold (RFC 9110 §5.5: tab is the one control character allowed). */
 const VALUE_CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
@@ -55,7 +77,8 @@ function originForm(line: string): string {
   const last = line.lastIndexOf(' ');
   const target = line.slice(first + 1, last);
   // A space or control byte in the target (uWS never answers one): percent-encode it.
-  if (TARGET_CONTROL.test(target)) throw new FramingError(400, 'malformed request target: spaces and control characters must be percent-encoded');
+  if (TARGET_CONTROL.test(target))
+    throw new FramingError(400, 'malformed request target: spaces and control characters must be percent-encoded');
   if (target.startsWith('/')) return line;
   const absolute = ABSOLUTE_TARGET.exec(target);
   if (absolute === null) throw new FramingError(400, 'malformed request target: send a path such as /markets');
@@ -79,7 +102,9 @@ export function rewriteHead(
   const lines = head.split('\r\n');
   // uWS 20.30 never answers HTTP/1.0: say so rather than leave the client waiting.
   if (!lines[0]!.endsWith(' HTTP/1.1')) {
-    throw ANY_VERSION.test(lines[0]!) ? new FramingError(505, 'only HTTP/1.1 is served') : new FramingError(400, 'malformed request line');
+    throw ANY_VERSION.test(lines[0]!)
+      ? new FramingError(505, 'only HTTP/1.1 is served')
+      : new FramingError(400, 'malformed request line');
   }
   if (!METHOD.test(lines[0]!)) throw new FramingError(501, 'method not implemented');
   lines[0] = originForm(lines[0]!);
@@ -98,7 +123,8 @@ export function rewriteHead(
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     if (colon <= 0) throw new FramingError(400, 'malformed header line');
-    if (!HEADER_NAME.test(line.slice(0, colon))) throw new FramingError(400, "unsupported header name: letters, digits, '-' and '_' only");
+    if (!HEADER_NAME.test(line.slice(0, colon)))
+      throw new FramingError(400, "unsupported header name: letters, digits, '-' and '_' only");
     const raw = line.slice(0, colon);
     const name = raw.replaceAll('_', '-');
     const value = valueOf(line, colon + 1);
@@ -108,16 +134,23 @@ export function rewriteHead(
     // The rename is for the contract's SVC_ names. A proxy in front of pmx does not know that
     // Content_Length or X_Forwarded_For become framing or forwarding headers here: honouring them
     // would let a client frame a body the proxy never saw, or pick its own address.
-    if (name !== raw && HOP_HEADERS.has(lower)) throw new FramingError(400, `${raw}: this header is only accepted spelled with '-'`);
+    if (name !== raw && HOP_HEADERS.has(lower))
+      throw new FramingError(400, `${raw}: this header is only accepted spelled with '-'`);
     if (lower === 'host') {
       hosts++;
       emptyHost ||= value === '';
     }
-    if (shareable && (!SHARED_NAME.test(name) || !SHARED_VALUE.test(value) || (UNSHAREABLE.has(lower) && !(lower === 'connection' && value.toLowerCase() === 'keep-alive')))) {
+    if (
+      shareable &&
+      (!SHARED_NAME.test(name) ||
+        !SHARED_VALUE.test(value) ||
+        (UNSHAREABLE.has(lower) && !(lower === 'connection' && value.toLowerCase() === 'keep-alive')))
+    ) {
       shareable = false;
     }
     if (lower === 'content-length') {
-      if (length !== undefined || !/^\d{1,15}$/.test(value)) throw new FramingError(400, 'bad or repeated Content-Length');
+      if (length !== undefined || !/^\d{1,15}$/.test(value))
+        throw new FramingError(400, 'bad or repeated Content-Length');
       length = Number(value);
     } else if (lower === 'transfer-encoding') {
       if (chunked || value.toLowerCase() !== 'chunked') throw new FramingError(400, 'unsupported Transfer-Encoding');
@@ -144,8 +177,13 @@ export function rewriteHead(
   // uWS 20.30 never answers a request of more than 48 header fields (the front's X-Forwarded-For
   // included, and the length a chunked body is sent with): say so rather than leave the client
   // waiting for its idle time.
-  if (out.length - 1 + (chunked ? 1 : 0) > UWS_MAX_HEADERS) throw new FramingError(431, `too many header fields: at most ${UWS_MAX_HEADERS - 1} (X-Forwarded-For is added)`);
-  const framing: Framing = chunked ? { kind: 'chunked' } : length ? { kind: 'length', remaining: length } : { kind: 'none' };
+  if (out.length - 1 + (chunked ? 1 : 0) > UWS_MAX_HEADERS)
+    throw new FramingError(431, `too many header fields: at most ${UWS_MAX_HEADERS - 1} (X-Forwarded-For is added)`);
+  const framing: Framing = chunked
+    ? { kind: 'chunked' }
+    : length
+      ? { kind: 'length', remaining: length }
+      : { kind: 'none' };
   // A chunked body is forwarded decoded, its head sent with the length once the body is complete:
   // a client waiting for 100 Continue before it sends the body gets it from the front at once,
   // and uWS, which gets the whole body, no Expect.
@@ -255,8 +293,8 @@ export class ChunkedBody {
 
   /** The whole body; only when its size is within `keep`. */
   body(): Buffer {
-    if (this.total > this.keep) throw new Error(`ChunkedBody: a body of ${this.total} bytes is over the ${this.keep} kept`);
+    if (this.total > this.keep)
+      throw new Error(`ChunkedBody: a body of ${this.total} bytes is over the ${this.keep} kept`);
     return this.kept.subarray(0, this.stored);
   }
 }
-

@@ -16,7 +16,11 @@ const answer = (body: string, extra = '') => `HTTP/1.1 200 OK\r\n${extra}Content
 
 describe('response relay', () => {
   it('passes answers on byte for byte and says when each is whole, however the bytes are cut', () => {
-    const parts = [answer('{"a":1}'), 'HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n', answer('second!', 'content-length-ish: 1\r\n')];
+    const parts = [
+      answer('{"a":1}'),
+      'HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n',
+      answer('second!', 'content-length-ish: 1\r\n'),
+    ];
     const stream = parts.join('');
     const ends = parts.map((_, i) => parts.slice(0, i + 1).join('').length);
     for (let cut = 1; cut < stream.length; cut++) {
@@ -44,7 +48,10 @@ describe('response relay', () => {
     expect(upgraded.events).toEqual(['upgraded']);
     expect(upgraded.passed()).toContain('\x81\x05hello');
 
-    for (const head of ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', 'HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n']) {
+    for (const head of [
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n',
+    ]) {
       const { r, events, passed } = relay();
       r.push(Buffer.from(`${head}5\r\nabcde\r\n0\r\n\r\n`));
       r.push(Buffer.from('HTTP/1.1 200 OK\r\n\r\n'));

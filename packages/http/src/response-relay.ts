@@ -29,7 +29,8 @@ export function contentLength(input: Buffer, start: number, end: number): number
     while (i < end && input[i] === 0x20) i++;
     let value = 0;
     let digits = 0;
-    for (; i < end && input[i]! >= 0x30 && input[i]! <= 0x39 && digits < 15; i++, digits++) value = value * 10 + input[i]! - 0x30;
+    for (; i < end && input[i]! >= 0x30 && input[i]! <= 0x39 && digits < 15; i++, digits++)
+      value = value * 10 + input[i]! - 0x30;
     if (digits === 0 || (i < end && input[i] !== 0x0d && input[i] !== 0x20)) return undefined;
     found = value;
   }

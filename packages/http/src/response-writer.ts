@@ -34,7 +34,8 @@ function writeTarget(): void {
     res.writeHeader('access-control-allow-origin', targetCors);
     // A browser's script may read only the headers named here beyond a few basic ones: a 429's
     // Retry-After is how long to back off.
-    if (targetHeaders !== undefined && 'retry-after' in targetHeaders) res.writeHeader('access-control-expose-headers', 'retry-after');
+    if (targetHeaders !== undefined && 'retry-after' in targetHeaders)
+      res.writeHeader('access-control-expose-headers', 'retry-after');
   }
   res.end(targetBody, targetClose);
 }
@@ -75,7 +76,12 @@ export function writeResponse(
  * through the header front the reset could destroy the answer before the front read it. Call it
  * inside the uWS callback (it reads `req`); `answer` is not called for a client that went away.
  */
-export function answerAfterBody(res: HttpResponse, req: HttpRequest, cap: number, answer: (close: boolean) => void): void {
+export function answerAfterBody(
+  res: HttpResponse,
+  req: HttpRequest,
+  cap: number,
+  answer: (close: boolean) => void,
+): void {
   const length = req.getHeader('content-length');
   const chunked = req.getHeader('transfer-encoding') !== '';
   if (!chunked && (length === '' || length === '0')) return answer(false);

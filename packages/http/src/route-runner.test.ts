@@ -46,10 +46,31 @@ const routes: Route<TradingLocals>[] = [
     options: { before: [requireApiKey, rateLimitHook({ limiters: [perKey], key: (ctx) => ctx.locals.apiKey })] },
   },
   { method: 'GET', path: '/open', handler: (ctx) => ({ body: { trace: ctx.locals.trace } }) },
-  { method: 'GET', path: '/faulty-hook', handler: () => ({ body: 'unreached' }), options: { before: [() => { throw new Error('hook bug'); }] } },
-  { method: 'GET', path: '/immediate', handler: (ctx) => ({ body: { trace: ctx.locals.trace } }), options: { immediate: true } },
+  {
+    method: 'GET',
+    path: '/faulty-hook',
+    handler: () => ({ body: 'unreached' }),
+    options: {
+      before: [
+        () => {
+          throw new Error('hook bug');
+        },
+      ],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/immediate',
+    handler: (ctx) => ({ body: { trace: ctx.locals.trace } }),
+    options: { immediate: true },
+  },
   { method: 'GET', path: '/immediate/:id', handler: async () => ({ body: 'late' }), options: { immediate: true } },
-  { method: 'GET', path: '/immediate-hook', handler: () => ({ body: 'unreached' }), options: { immediate: true, before: [slowAllowlist] } },
+  {
+    method: 'GET',
+    path: '/immediate-hook',
+    handler: () => ({ body: 'unreached' }),
+    options: { immediate: true, before: [slowAllowlist] },
+  },
 ];
 const faults: string[] = [];
 
@@ -60,7 +81,11 @@ beforeAll(() => {
     errorShape: 'simple',
     trustedProxyHops: 1,
     hooks: {
-      before: [(ctx) => { ctx.locals.trace = ['server']; }],
+      before: [
+        (ctx) => {
+          ctx.locals.trace = ['server'];
+        },
+      ],
       onError: (error) => faults.push(String(error)),
     },
   });
@@ -69,13 +94,23 @@ afterAll(() => server.close());
 
 describe('before hooks', () => {
   it('run server hooks then route hooks, sync and async, and pass locals to the handler', async () => {
-    const r = await call(`${server.url}/order`, { method: 'POST', body: '{"side":"BUY"}', headers: { 'svc-api-key': 'key-1' } });
-    expect(r).toMatchObject({ status: 200, body: { apiKey: 'key-1', trace: ['server', 'auth', 'allowlist'], order: { side: 'BUY' } } });
+    const r = await call(`${server.url}/order`, {
+      method: 'POST',
+      body: '{"side":"BUY"}',
+      headers: { 'svc-api-key': 'key-1' },
+    });
+    expect(r).toMatchObject({
+      status: 200,
+      body: { apiKey: 'key-1', trace: ['server', 'auth', 'allowlist'], order: { side: 'BUY' } },
+    });
     expect((await call(`${server.url}/open`)).body).toEqual({ trace: ['server'] });
   });
 
   it('reject with their HttpError before the handler runs', async () => {
-    expect(await call(`${server.url}/order`, { method: 'POST', body: '{}' })).toMatchObject({ status: 401, body: { error: 'missing credentials' } });
+    expect(await call(`${server.url}/order`, { method: 'POST', body: '{}' })).toMatchObject({
+      status: 401,
+      body: { error: 'missing credentials' },
+    });
     const fromBlockedIp = await call(`${server.url}/order`, {
       method: 'POST',
       body: '{}',
@@ -92,7 +127,10 @@ describe('before hooks', () => {
   });
 
   it('turn a hook fault into a generic 500', async () => {
-    expect(await call(`${server.url}/faulty-hook`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
+    expect(await call(`${server.url}/faulty-hook`)).toMatchObject({
+      status: 500,
+      body: { error: 'internal server error' },
+    });
   });
 });
 
@@ -100,8 +138,14 @@ describe('immediate routes', () => {
   it('answer at once, and one that goes async is a fault answered with 500 (uWS never waits on it)', async () => {
     faults.length = 0;
     expect(await call(`${server.url}/immediate`)).toMatchObject({ status: 200, body: { trace: ['server'] } });
-    expect(await call(`${server.url}/immediate/7`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
-    expect(await call(`${server.url}/immediate-hook`)).toMatchObject({ status: 500, body: { error: 'internal server error' } });
+    expect(await call(`${server.url}/immediate/7`)).toMatchObject({
+      status: 500,
+      body: { error: 'internal server error' },
+    });
+    expect(await call(`${server.url}/immediate-hook`)).toMatchObject({
+      status: 500,
+      body: { error: 'internal server error' },
+    });
     expect(faults).toEqual([
       'Error: GET /immediate/:id is declared immediate but returned a promise',
       'Error: GET /immediate-hook is declared immediate but returned a promise',

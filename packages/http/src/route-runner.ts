@@ -108,7 +108,11 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
   /** A route declared immediate went async: a fault, answered now so uWS never waits on it. */
   private notImmediate(res: HttpResponse, ctx: RequestContext<L>, pending: PromiseLike<unknown>): void {
     Promise.resolve(pending).catch(() => undefined);
-    this.fail(res, ctx, new Error(`${this.mounted.route.method} ${this.mounted.route.path} is declared immediate but returned a promise`));
+    this.fail(
+      res,
+      ctx,
+      new Error(`${this.mounted.route.method} ${this.mounted.route.path} is declared immediate but returned a promise`),
+    );
   }
 
   private respond(res: HttpResponse, ctx: RequestContext<L>, value: ResponseValue): void {
@@ -133,7 +137,14 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
   private writeError(res: HttpResponse, ctx: RequestContext<L> | undefined, error: unknown, close: boolean): void {
     const shape = this.state.errorShape;
     if (error instanceof HttpError) {
-      this.finish(res, ctx, error.status, errorBody(shape, error.status, error.message, error.type), error.headers, close);
+      this.finish(
+        res,
+        ctx,
+        error.status,
+        errorBody(shape, error.status, error.message, error.type),
+        error.headers,
+        close,
+      );
       return;
     }
     this.log(error, ctx);

@@ -11,7 +11,11 @@ import { serve } from './serve.ts';
 import { rawSession } from './test-server.ts';
 
 const routes: Route[] = [
-  { method: 'GET', path: '/whoami', handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }) },
+  {
+    method: 'GET',
+    path: '/whoami',
+    handler: (ctx) => ({ body: { key: ctx.header('SVC_API_KEY') ?? null, ip: ctx.ip } }),
+  },
   { method: 'POST', path: '/echo', handler: (ctx) => ({ body: { size: ctx.rawBody.length } }) },
 ];
 
@@ -21,10 +25,16 @@ async function sockets(): Promise<string[]> {
 
 describe('serve', () => {
   it('answers SVC_X headers on the public port through the Unix hop, with the client address, and cleans up', async () => {
-    const served = await serve(createHttpServer({ routes, errorShape: 'simple', trustedProxyHops: 1 }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    const served = await serve(createHttpServer({ routes, errorShape: 'simple', trustedProxyHops: 1 }), {
+      host: '127.0.0.1',
+      port: 0,
+      headerCompat: true,
+    });
     try {
       expect(await sockets()).toHaveLength(1);
-      const front = await fetch(`http://127.0.0.1:${served.port}/whoami`, { headers: { SVC_API_KEY: 'k-1', 'X-Forwarded-For': '6.6.6.6' } });
+      const front = await fetch(`http://127.0.0.1:${served.port}/whoami`, {
+        headers: { SVC_API_KEY: 'k-1', 'X-Forwarded-For': '6.6.6.6' },
+      });
       expect(await front.json()).toEqual({ key: 'k-1', ip: '127.0.0.1' });
       const direct = await fetch(`http://127.0.0.1:${served.directPort}/whoami`, { headers: { 'SVC-API-KEY': 'k-2' } });
       expect(await direct.json()).toEqual({ key: 'k-2', ip: '127.0.0.1' });
@@ -37,19 +47,32 @@ describe('serve', () => {
 
   it('answers requests it refuses without reading their body, through the front on its thread, and keeps the connection where it can', async () => {
     const cap = 4096;
-    const served = await serve(createHttpServer({ routes, errorShape: 'simple', maxBodyBytes: cap }), { host: '127.0.0.1', port: 0, headerCompat: true });
-    const chunked = (size: number) => `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n${'x'.repeat(size)}\r\n0\r\n\r\n`;
+    const served = await serve(createHttpServer({ routes, errorShape: 'simple', maxBodyBytes: cap }), {
+      host: '127.0.0.1',
+      port: 0,
+      headerCompat: true,
+    });
+    const chunked = (size: number) =>
+      `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n${'x'.repeat(size)}\r\n0\r\n\r\n`;
     const withBody = (line: string) => `${line} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`;
     const status = (answer: string | undefined) => Number(answer?.slice(9, 12));
     try {
       // Each closed the connection with the body unread, and through the front the reset often
       // took the answer with it (a third to four fifths of them were lost).
-      for (const [request, expected] of [[withBody('PUT /echo'), 405], [withBody('POST /nope'), 404], [chunked(cap + 1), 413]] as const) {
+      for (const [request, expected] of [
+        [withBody('PUT /echo'), 405],
+        [withBody('POST /nope'), 404],
+        [chunked(cap + 1), 413],
+      ] as const) {
         const answers = await Promise.all(Array.from({ length: 20 }, () => rawSession(served.port, [request])));
         expect(answers.map((a) => status(a[0]))).toEqual(answers.map(() => expected));
       }
       // A wrong path or method with a body leaves the connection usable for the next request.
-      const kept = await rawSession(served.port, [withBody('POST /nope'), withBody('PUT /echo'), 'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\n\r\n']);
+      const kept = await rawSession(served.port, [
+        withBody('POST /nope'),
+        withBody('PUT /echo'),
+        'GET /whoami HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\n\r\n',
+      ]);
       expect(kept.map(status)).toEqual([404, 405, 200]);
       expect(status((await rawSession(served.port, [chunked(cap)]))[0])).toBe(200);
     } finally {
@@ -68,7 +91,11 @@ describe('serve', () => {
         return { body: { success: true } };
       },
     };
-    const served = await serve(createHttpServer({ routes: [...routes, slow], errorShape: 'simple' }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    const served = await serve(createHttpServer({ routes: [...routes, slow], errorShape: 'simple' }), {
+      host: '127.0.0.1',
+      port: 0,
+      headerCompat: true,
+    });
     /** What a client got on its connection, and when the connection closed. */
     const session = (request: string | undefined) =>
       new Promise<{ text: string; closedAt: number }>((resolve) => {
@@ -112,7 +139,11 @@ describe('serve', () => {
     };
     const order = 'POST /order HTTP/1.1\r\nHost: x\r\nSVC_API_KEY: k\r\nContent-Length: 2\r\n\r\n{}';
     const answers = (text: string) => (text.match(/HTTP\/1\.1 200/g) ?? []).length;
-    const served = await serve(createHttpServer({ routes: [slow], errorShape: 'simple' }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    const served = await serve(createHttpServer({ routes: [slow], errorShape: 'simple' }), {
+      host: '127.0.0.1',
+      port: 0,
+      headerCompat: true,
+    });
     let closing: Promise<void> | undefined;
     // A bot that sends its next order as soon as it reads an answer, the stop beginning meanwhile.
     const backToBack = new Promise<string>((resolve) => {

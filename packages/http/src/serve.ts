@@ -66,7 +66,16 @@ export async function serve(server: HttpServer, options: ServeOptions): Promise<
   const removeSocket = () => rm(unixPath, { force: true });
   let front: HeaderProxy;
   try {
-    front = await startHeaderProxyThread({ host: options.host, port: options.port, target: { path: unixPath }, maxBodyBytes: server.maxBodyBytes, corsOrigin: server.corsOrigin, errorShape: server.errorShape, sharedGets: server.immediateGets, otherGets: server.otherGets });
+    front = await startHeaderProxyThread({
+      host: options.host,
+      port: options.port,
+      target: { path: unixPath },
+      maxBodyBytes: server.maxBodyBytes,
+      corsOrigin: server.corsOrigin,
+      errorShape: server.errorShape,
+      sharedGets: server.immediateGets,
+      otherGets: server.otherGets,
+    });
   } catch (error) {
     await listening.close({ graceMs: 0 });
     await removeSocket();

@@ -25,9 +25,16 @@ export interface FrontedTestServer {
 }
 
 /** A test server (trusting the front's hop) behind the header front, over loopback TCP. */
-export async function frontForTest<L extends Locals>(options: HttpServerOptions<L>, front: { sharedGets: string[]; idleTimeoutMs: number }): Promise<FrontedTestServer> {
+export async function frontForTest<L extends Locals>(
+  options: HttpServerOptions<L>,
+  front: { sharedGets: string[]; idleTimeoutMs: number },
+): Promise<FrontedTestServer> {
   const server = serveForTest({ ...options, trustedProxyHops: 1 });
-  const proxy = await startHeaderProxy({ port: 0, target: { host: '127.0.0.1', port: server.listening.port }, ...front });
+  const proxy = await startHeaderProxy({
+    port: 0,
+    target: { host: '127.0.0.1', port: server.listening.port },
+    ...front,
+  });
   return {
     server,
     front: proxy,

@@ -15,23 +15,38 @@ const routes: Route[] = [
   { method: 'GET', path: '/item/:id', handler: (ctx) => ({ body: { id: ctx.params.id } }) },
 ];
 const TRIES = 25;
-const withBody = (head: string) => `${head}\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+const withBody = (head: string) =>
+  `${head}\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
 const status = (answer: string | undefined) => answer?.slice(9, 12);
 
 describe('a request answered before its handler, with a body', () => {
   it('gets its answer every time, through the front and straight at uWS, and keeps its connection', async () => {
-    const served = await serve(createHttpServer({ routes, errorShape: 'simple', corsOrigin: '*' }), { host: '127.0.0.1', port: 0, headerCompat: true });
+    const served = await serve(createHttpServer({ routes, errorShape: 'simple', corsOrigin: '*' }), {
+      host: '127.0.0.1',
+      port: 0,
+      headerCompat: true,
+    });
     try {
       for (const port of [served.port, served.directPort!]) {
         const seen: string[] = [];
         for (let i = 0; i < TRIES; i++) {
-          for (const [head, expected] of [['OPTIONS /order HTTP/1.1', '204'], ['GET /item/%00 HTTP/1.1', '400'], ['GET /item/%zz HTTP/1.1', '400']] as const) {
+          for (const [head, expected] of [
+            ['OPTIONS /order HTTP/1.1', '204'],
+            ['GET /item/%00 HTTP/1.1', '400'],
+            ['GET /item/%zz HTTP/1.1', '400'],
+          ] as const) {
             const answers = await rawSession(port, [withBody(head), 'GET /book HTTP/1.1\r\nHost: x\r\n\r\n']);
             seen.push(`${head}: ${answers.map(status).join(' ')}`);
             if (answers.map(status).join(' ') !== `${expected} 200`) break;
           }
         }
-        expect(new Set(seen)).toEqual(new Set(['OPTIONS /order HTTP/1.1: 204 200', 'GET /item/%00 HTTP/1.1: 400 200', 'GET /item/%zz HTTP/1.1: 400 200']));
+        expect(new Set(seen)).toEqual(
+          new Set([
+            'OPTIONS /order HTTP/1.1: 204 200',
+            'GET /item/%00 HTTP/1.1: 400 200',
+            'GET /item/%zz HTTP/1.1: 400 200',
+          ]),
+        );
       }
     } finally {
       await served.close({ graceMs: 100 });

@@ -29,10 +29,19 @@ const EXCLUSIVE_PORT = 1;
  * process on it would then share its connections instead of failing to start. The native App
  * takes (host, port, options, cb), though the shipped typings only name (port, options, cb).
  */
-export function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+export function listenExclusive(
+  app: TemplatedApp,
+  host: string,
+  port: number,
+  cb: (socket: us_listen_socket | false) => void,
+): void {
   if (!uwsIsNative) {
     app.listen(host, port, cb);
     return;
   }
-  (app as unknown as { listen(host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void): void }).listen(host, port, EXCLUSIVE_PORT, cb);
+  (
+    app as unknown as {
+      listen(host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void): void;
+    }
+  ).listen(host, port, EXCLUSIVE_PORT, cb);
 }

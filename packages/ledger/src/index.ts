@@ -1,7 +1,16 @@
 // Public surface of @pmx/ledger: the read side of the ledger and history that the front end mounts
 // (GET /data/trades, /builder/trades, /trades, /prices-history, POST /batch-prices-history), the
 // ledger's invariant check, and the follower that copies the ledger's history into ClickHouse.
-export { listTrades, builderTrades, DEFAULT_TRADE_LIMIT, type Trade, type MakerOrder, type TradeQuery, type TradePage, type BuilderTradeQuery } from './trades.ts';
+export {
+  listTrades,
+  builderTrades,
+  DEFAULT_TRADE_LIMIT,
+  type Trade,
+  type MakerOrder,
+  type TradeQuery,
+  type TradePage,
+  type BuilderTradeQuery,
+} from './trades.ts';
 export { recentTrades, type PublicTrade, type RecentTradesQuery } from './recent-trades.ts';
 export {
   priceHistory,

@@ -15,7 +15,9 @@ async function balancesEqualEntries(sql: Sql): Promise<string[]> {
         ON e.address = b.address AND e.asset = b.asset
      WHERE coalesce(b.amount, 0) <> coalesce(e.total, 0)
      LIMIT ${SHOWN}`;
-  return rows.map((r) => `balance of ${r.address} in ${r.asset} is ${r.balance} but its ledger entries sum to ${r.entries}`);
+  return rows.map(
+    (r) => `balance of ${r.address} in ${r.asset} is ${r.balance} but its ledger entries sum to ${r.entries}`,
+  );
 }
 
 async function negativeBalances(sql: Sql): Promise<string[]> {
@@ -39,7 +41,9 @@ async function collateralConserved(sql: Sql): Promise<string[]> {
   const { held, locked, supplied } = row!;
   return BigInt(held) + BigInt(locked) === BigInt(supplied)
     ? []
-    : [`collateral held ${held} + locked ${locked} = ${BigInt(held) + BigInt(locked)}, but deposits − withdrawals = ${supplied}`];
+    : [
+        `collateral held ${held} + locked ${locked} = ${BigInt(held) + BigInt(locked)}, but deposits − withdrawals = ${supplied}`,
+      ];
 }
 
 /** Each token's supply equals its market's locked pairs plus the tokens deposited from outside. */
@@ -54,7 +58,9 @@ async function tokensConserved(sql: Sql): Promise<string[]> {
       LEFT JOIN (SELECT asset, sum(amount) AS deposited FROM operator_transfers GROUP BY asset) d ON d.asset = t.token
      WHERE coalesce(s.supply, 0) <> coalesce(c.locked, 0) + coalesce(d.deposited, 0)
      LIMIT ${SHOWN}`;
-  return rows.map((r) => `token ${r.token} of market ${r.market}: supply ${r.supply}, expected locked + deposited = ${r.expected}`);
+  return rows.map(
+    (r) => `token ${r.token} of market ${r.market}: supply ${r.supply}, expected locked + deposited = ${r.expected}`,
+  );
 }
 
 /** Only merging tokens deposited from outside may release more collateral than the market's mints locked. */
@@ -66,7 +72,9 @@ async function lockedBacked(sql: Sql): Promise<string[]> {
              (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token0),
              (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token1))
      LIMIT ${SHOWN}`;
-  return rows.map((r) => `market ${r.market} has ${r.locked} collateral locked, more released than minted or deposited`);
+  return rows.map(
+    (r) => `market ${r.market} has ${r.locked} collateral locked, more released than minted or deposited`,
+  );
 }
 
 async function positionsMatchBalances(sql: Sql): Promise<string[]> {
@@ -90,7 +98,10 @@ async function ordersMatchTrades(sql: Sql): Promise<string[]> {
      WHERE o.matched <> coalesce(t.size, 0) + coalesce(f.size, 0)
         OR (o.status = 'matched') <> (o.matched = o.size)
      LIMIT ${SHOWN}`;
-  return rows.map((r) => `order ${r.order_id} (${r.status}, size ${r.size}) has matched ${r.matched} but its trades sum to ${r.traded}`);
+  return rows.map(
+    (r) =>
+      `order ${r.order_id} (${r.status}, size ${r.size}) has matched ${r.matched} but its trades sum to ${r.traded}`,
+  );
 }
 
 /**
@@ -122,7 +133,10 @@ async function builderTradesRecorded(sql: Sql): Promise<string[]> {
     UNION ALL
     (SELECT builder, trade_id, false AS missing FROM (SELECT builder, trade_id, match_time, shard, seq FROM builder_trades EXCEPT SELECT * FROM expected) x)
     LIMIT ${SHOWN}`;
-  return rows.map((r) => `builder_trades ${r.missing ? 'lacks a' : 'has a stray'} row for builder ${r.builder} and trade ${r.trade_id}`);
+  return rows.map(
+    (r) =>
+      `builder_trades ${r.missing ? 'lacks a' : 'has a stray'} row for builder ${r.builder} and trade ${r.trade_id}`,
+  );
 }
 
 /** Every violation of the ledger's invariants; [] when balances, positions, orders and supply agree. */

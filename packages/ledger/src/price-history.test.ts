@@ -12,18 +12,39 @@ let ch: ClickHouseClient;
 const T0 = 1_700_000_000 - (1_700_000_000 % 3600); // on the hour
 
 function point(asset: string, kind: 'mid' | 'trade', second: number, price: number, size = 0) {
-  return { asset_id: asset, kind, ts: (T0 + second) * 1000, ref: `${kind}-${second}`, market: 'm', price, size, shard: 0, seq: second };
+  return {
+    asset_id: asset,
+    kind,
+    ts: (T0 + second) * 1000,
+    ref: `${kind}-${second}`,
+    market: 'm',
+    price,
+    size,
+    shard: 0,
+    seq: second,
+  };
 }
 
-const MIDS = [point('A', 'mid', 30, 0.5), point('A', 'mid', 150, 0.55), point('A', 'mid', 170, 0.6), point('A', 'mid', 400, 0.52)];
-const TRADES = [point('A', 'trade', 10, 0.5, 2_000_000), point('A', 'trade', 20, 0.58, 1_000_000), point('A', 'trade', 50, 0.49, 3_000_000), point('A', 'trade', 70, 0.51, 1_000_000)];
+const MIDS = [
+  point('A', 'mid', 30, 0.5),
+  point('A', 'mid', 150, 0.55),
+  point('A', 'mid', 170, 0.6),
+  point('A', 'mid', 400, 0.52),
+];
+const TRADES = [
+  point('A', 'trade', 10, 0.5, 2_000_000),
+  point('A', 'trade', 20, 0.58, 1_000_000),
+  point('A', 'trade', 50, 0.49, 3_000_000),
+  point('A', 'trade', 70, 0.51, 1_000_000),
+];
 
 beforeAll(async () => {
   dir = await createTempDir('pmx-ingest-history-');
   ch = openClickHouse({ path: dir.path });
   await ensureHistorySchema(ch);
   // Inserted twice: a copy repeated after a crash must not count twice.
-  for (let i = 0; i < 2; i++) await ch.insert({ table: HISTORY_TABLES.pricePoints, values: [...MIDS, ...TRADES], format: 'JSONEachRow' });
+  for (let i = 0; i < 2; i++)
+    await ch.insert({ table: HISTORY_TABLES.pricePoints, values: [...MIDS, ...TRADES], format: 'JSONEachRow' });
 });
 
 afterAll(async () => {
@@ -51,12 +72,24 @@ describe('priceHistory', () => {
   });
 
   it('honours fidelity in minutes, and starts from the midpoint in force before the window', async () => {
-    expect(await priceHistory(ch, 'A', { startTs: T0, endTs: T0 + 600, fidelity: 5 })).toEqual([at(0, 0.6), at(300, 0.52), at(600, 0.52)]);
-    expect(await priceHistory(ch, 'A', { startTs: T0 + 200, endTs: T0 + 300 })).toEqual([at(180, 0.6), at(240, 0.6), at(300, 0.6)]);
+    expect(await priceHistory(ch, 'A', { startTs: T0, endTs: T0 + 600, fidelity: 5 })).toEqual([
+      at(0, 0.6),
+      at(300, 0.52),
+      at(600, 0.52),
+    ]);
+    expect(await priceHistory(ch, 'A', { startTs: T0 + 200, endTs: T0 + 300 })).toEqual([
+      at(180, 0.6),
+      at(240, 0.6),
+      at(300, 0.6),
+    ]);
     // The price in force is looked for in widening windows (a day, 30 days, everything).
     for (const days of [2, 40]) {
       const start = T0 + days * 86_400;
-      expect(await priceHistory(ch, 'A', { startTs: start, endTs: start + 120 })).toEqual([at(days * 86_400, 0.52), at(days * 86_400 + 60, 0.52), at(days * 86_400 + 120, 0.52)]);
+      expect(await priceHistory(ch, 'A', { startTs: start, endTs: start + 120 })).toEqual([
+        at(days * 86_400, 0.52),
+        at(days * 86_400 + 60, 0.52),
+        at(days * 86_400 + 120, 0.52),
+      ]);
     }
   });
 
@@ -72,13 +105,19 @@ describe('priceHistory', () => {
   });
 
   it('can follow trade prices instead of midpoints', async () => {
-    expect(await priceHistory(ch, 'A', { startTs: T0, endTs: T0 + 120, source: 'trade' })).toEqual([at(0, 0.49), at(60, 0.51), at(120, 0.51)]);
+    expect(await priceHistory(ch, 'A', { startTs: T0, endTs: T0 + 120, source: 'trade' })).toEqual([
+      at(0, 0.49),
+      at(60, 0.51),
+      at(120, 0.51),
+    ]);
   });
 
   it('answers [] for a token without history and refuses bad options', async () => {
     expect(await priceHistory(ch, 'nothing', { interval: 'max' })).toEqual([]);
     await expect(priceHistory(ch, 'A', { fidelity: 0 })).rejects.toBeInstanceOf(PriceHistoryError);
-    await expect(priceHistory(ch, 'A', { interval: '2h' as never })).rejects.toThrow(/interval must be one of 1m, 1w, 1d, 6h, 1h, max/);
+    await expect(priceHistory(ch, 'A', { interval: '2h' as never })).rejects.toThrow(
+      /interval must be one of 1m, 1w, 1d, 6h, 1h, max/,
+    );
   });
 
   it('widens the step instead of answering an unbounded number of points', async () => {
@@ -98,12 +137,38 @@ describe('batchPriceHistory', () => {
     // Two batches in one ms, seq 9 then 10 (as text "…-9" sorts after "…-10"); a trade filling
     // eleven makers at one ts (fill "#9" sorts after "#10").
     const ts = (T0 + 7200) * 1000;
-    const mids = [9, 10].map((seq) => ({ asset_id: 'S', kind: 'mid', ts, ref: `0-${seq}`, market: 'm', price: seq / 100, size: 0, shard: 0, seq }));
-    const fills = Array.from({ length: 11 }, (_, idx) => ({ asset_id: 'S', kind: 'trade', ts, ref: `0-20#${idx}`, market: 'm', price: (30 + idx) / 100, size: 1_000_000, shard: 0, seq: 20 }));
+    const mids = [9, 10].map((seq) => ({
+      asset_id: 'S',
+      kind: 'mid',
+      ts,
+      ref: `0-${seq}`,
+      market: 'm',
+      price: seq / 100,
+      size: 0,
+      shard: 0,
+      seq,
+    }));
+    const fills = Array.from({ length: 11 }, (_, idx) => ({
+      asset_id: 'S',
+      kind: 'trade',
+      ts,
+      ref: `0-20#${idx}`,
+      market: 'm',
+      price: (30 + idx) / 100,
+      size: 1_000_000,
+      shard: 0,
+      seq: 20,
+    }));
     await ch.insert({ table: HISTORY_TABLES.pricePoints, values: [...mids, ...fills], format: 'JSONEachRow' });
-    expect(await priceHistory(ch, 'S', { startTs: T0 + 7200, endTs: T0 + 7200, fidelity: 1 })).toEqual([{ t: T0 + 7200, p: 0.1 }]);
-    expect(await priceHistory(ch, 'S', { startTs: T0 + 7260, endTs: T0 + 7260, fidelity: 1 })).toEqual([{ t: T0 + 7260, p: 0.1 }]);
-    expect(await candles(ch, { assetId: 'S', interval: '1m', startTs: T0 + 7200, endTs: T0 + 7260 })).toMatchObject([{ open: 0.3, close: 0.4 }]);
+    expect(await priceHistory(ch, 'S', { startTs: T0 + 7200, endTs: T0 + 7200, fidelity: 1 })).toEqual([
+      { t: T0 + 7200, p: 0.1 },
+    ]);
+    expect(await priceHistory(ch, 'S', { startTs: T0 + 7260, endTs: T0 + 7260, fidelity: 1 })).toEqual([
+      { t: T0 + 7260, p: 0.1 },
+    ]);
+    expect(await candles(ch, { assetId: 'S', interval: '1m', startTs: T0 + 7200, endTs: T0 + 7260 })).toMatchObject([
+      { open: 0.3, close: 0.4 },
+    ]);
   });
 
   it('refuses more than 20 tokens', async () => {

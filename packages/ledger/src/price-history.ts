@@ -7,7 +7,14 @@ import type { ClickHouseClient } from '@pmx/clickhouse';
 import { HISTORY_TABLES, type PricePointKind } from './history-tables.ts';
 
 /** Window lengths in seconds (`1m` is one month); `max` is everything since the first point. */
-export const PRICE_INTERVALS = { '1m': 30 * 86_400, '1w': 7 * 86_400, '1d': 86_400, '6h': 6 * 3600, '1h': 3600, max: 0 } as const;
+export const PRICE_INTERVALS = {
+  '1m': 30 * 86_400,
+  '1w': 7 * 86_400,
+  '1d': 86_400,
+  '6h': 6 * 3600,
+  '1h': 3600,
+  max: 0,
+} as const;
 export type PriceInterval = keyof typeof PRICE_INTERVALS;
 
 export const MAX_BATCH_PRICE_HISTORY_MARKETS = 20;
@@ -51,14 +58,16 @@ interface Window {
 
 function resolveWindow(options: PriceHistoryOptions): Window {
   const fidelity = options.fidelity ?? 1;
-  if (!Number.isInteger(fidelity) || fidelity < 1) throw new PriceHistoryError('fidelity must be a whole number of minutes, at least 1');
+  if (!Number.isInteger(fidelity) || fidelity < 1)
+    throw new PriceHistoryError('fidelity must be a whole number of minutes, at least 1');
   if (options.interval !== undefined && !isPriceInterval(options.interval)) {
     throw new PriceHistoryError(`interval must be one of ${Object.keys(PRICE_INTERVALS).join(', ')}`);
   }
   const end = Math.trunc(options.endTs ?? options.now ?? Date.now() / 1000);
   let start: number | null = null;
   if (options.startTs !== undefined) start = Math.trunc(options.startTs);
-  else if (options.interval !== undefined && options.interval !== 'max') start = end - PRICE_INTERVALS[options.interval];
+  else if (options.interval !== undefined && options.interval !== 'max')
+    start = end - PRICE_INTERVALS[options.interval];
   return { start, end, step: fidelity * 60 };
 }
 
@@ -80,7 +89,11 @@ const CARRY_LOOKBACKS_SECONDS = [86_400, 30 * 86_400, null];
  * The last price before `start`. Searched in widening windows: the whole history before `start`
  * was read for every request (≈ 100 ms at 2M points), where the last day nearly always holds it.
  */
-async function carriedPrice(ch: ClickHouseClient, table: string, params: { asset: string; kind: string; start: number }): Promise<number | undefined> {
+async function carriedPrice(
+  ch: ClickHouseClient,
+  table: string,
+  params: { asset: string; kind: string; start: number },
+): Promise<number | undefined> {
   for (const lookback of CARRY_LOOKBACKS_SECONDS) {
     const [found] = await rows<{ p: number }>(
       ch,
@@ -95,7 +108,11 @@ async function carriedPrice(ch: ClickHouseClient, table: string, params: { asset
   return undefined;
 }
 
-export async function priceHistory(ch: ClickHouseClient, assetId: string, options: PriceHistoryOptions = {}): Promise<PricePoint[]> {
+export async function priceHistory(
+  ch: ClickHouseClient,
+  assetId: string,
+  options: PriceHistoryOptions = {},
+): Promise<PricePoint[]> {
   const window = resolveWindow(options);
   const kind = options.source ?? 'mid';
   const table = HISTORY_TABLES.pricePoints;
@@ -141,7 +158,9 @@ export async function batchPriceHistory(
   options: PriceHistoryOptions = {},
 ): Promise<{ history: Record<string, PricePoint[]> }> {
   if (assetIds.length > MAX_BATCH_PRICE_HISTORY_MARKETS) {
-    throw new PriceHistoryError(`too many markets: ${assetIds.length}, max allowed: ${MAX_BATCH_PRICE_HISTORY_MARKETS}`);
+    throw new PriceHistoryError(
+      `too many markets: ${assetIds.length}, max allowed: ${MAX_BATCH_PRICE_HISTORY_MARKETS}`,
+    );
   }
   const now = options.now ?? Math.trunc(Date.now() / 1000);
   const unique = [...new Set(assetIds)];

@@ -8,7 +8,19 @@ import type { Trade } from './trades.ts';
 
 export type PublicTrade = Pick<
   Trade,
-  'id' | 'taker_order_id' | 'market' | 'asset_id' | 'side' | 'size' | 'fee_rate_bps' | 'price' | 'status' | 'match_time' | 'outcome' | 'transaction_hash' | 'bucket_index'
+  | 'id'
+  | 'taker_order_id'
+  | 'market'
+  | 'asset_id'
+  | 'side'
+  | 'size'
+  | 'fee_rate_bps'
+  | 'price'
+  | 'status'
+  | 'match_time'
+  | 'outcome'
+  | 'transaction_hash'
+  | 'bucket_index'
 >;
 
 export interface RecentTradesQuery {
@@ -48,7 +60,12 @@ export async function recentTrades(ch: ClickHouseClient, query: RecentTradesQuer
          ${query.before === undefined ? '' : 'AND match_time < fromUnixTimestamp64Milli({before:Int64})'}
        ORDER BY match_time DESC, shard DESC, seq DESC
        LIMIT {limit:UInt32}`,
-    query_params: { market: query.market.toLowerCase(), asset: query.assetId ?? '', before: (query.before ?? 0) * 1000, limit },
+    query_params: {
+      market: query.market.toLowerCase(),
+      asset: query.assetId ?? '',
+      before: (query.before ?? 0) * 1000,
+      limit,
+    },
     format: 'JSONEachRow',
   });
   return (await result.json<Row>()).map((row) => ({

@@ -72,7 +72,8 @@ export class EngineCore {
   addMarket(spec: MarketSpec): number {
     const ticks = TICKS_PER_UNIT[spec.tickSize];
     if (ticks === undefined) throw new Error(`unsupported tick size ${spec.tickSize}`);
-    if (!Number.isSafeInteger(spec.minSize) || spec.minSize < 0) throw new Error('minSize must be a non-negative integer');
+    if (!Number.isSafeInteger(spec.minSize) || spec.minSize < 0)
+      throw new Error('minSize must be a non-negative integer');
     if (this.marketByKey.has(spec.key)) throw new Error(`market ${spec.key} already exists`);
     const index = this.markets.length;
     this.markets.push({ spec: { ...spec }, levels: new PriceLevels(ticks), lastTrade: 0 });
@@ -125,7 +126,10 @@ export class EngineCore {
     if (order.postOnly && crosses) return reject('post-only-crosses');
     if (order.orderType === OrderType.FOK || order.orderType === OrderType.FAK) {
       const wanted = order.orderType === OrderType.FOK ? order.size : 1;
-      if (!crosses || fillable(this.orders, this.owners, levels, order.market, bookSide ^ 1, limit, order.owner, wanted) < wanted) {
+      if (
+        !crosses ||
+        fillable(this.orders, this.owners, levels, order.market, bookSide ^ 1, limit, order.owner, wanted) < wanted
+      ) {
         return reject(order.orderType === OrderType.FOK ? 'fok-not-filled' : 'fak-no-match');
       }
     }
@@ -224,7 +228,12 @@ export class EngineCore {
           size: qty,
           makerPrice,
           takerPrice: makerToken === order.token ? makerPrice : ticks - makerPrice,
-          kind: makerToken === order.token ? MatchKind.TRANSFER : order.side === Side.BUY ? MatchKind.MINT : MatchKind.MERGE,
+          kind:
+            makerToken === order.token
+              ? MatchKind.TRANSFER
+              : order.side === Side.BUY
+                ? MatchKind.MINT
+                : MatchKind.MERGE,
         });
         left -= qty;
         lastPrice = price;
@@ -253,8 +262,28 @@ export class EngineCore {
     return filled;
   }
 
-  private rest(order: PlaceOrder, orderId: number, bookSide: number, limit: number, left: number, expiresAt: number, now: number): void {
-    this.insert(orderId, order.market, order.token, bookSide, limit, order.orderType, order.size, left, order.owner, expiresAt, now);
+  private rest(
+    order: PlaceOrder,
+    orderId: number,
+    bookSide: number,
+    limit: number,
+    left: number,
+    expiresAt: number,
+    now: number,
+  ): void {
+    this.insert(
+      orderId,
+      order.market,
+      order.token,
+      bookSide,
+      limit,
+      order.orderType,
+      order.size,
+      left,
+      order.owner,
+      expiresAt,
+      now,
+    );
   }
 
   /** Puts an order at the back of its level and into the owner and expiry indexes. */
@@ -314,7 +343,14 @@ export class EngineCore {
     o.release(slot);
   }
 
-  private emitCancelled(orderId: number, market: number, owner: number, remaining: number, reason: CancelReason, now: number): void {
+  private emitCancelled(
+    orderId: number,
+    market: number,
+    owner: number,
+    remaining: number,
+    reason: CancelReason,
+    now: number,
+  ): void {
     this.events.push({ type: 'cancelled', seq: ++this.seq, at: now, orderId, market, owner, remaining, reason });
   }
 

@@ -13,7 +13,18 @@ const MARKETS = [
 ];
 
 type Step =
-  | { kind: 'place'; market: number; token: TokenIndex; side: 0 | 1; orderType: 0 | 1 | 2 | 3; offset: number; lots: number; owner: number; postOnly: boolean; ttl: number }
+  | {
+      kind: 'place';
+      market: number;
+      token: TokenIndex;
+      side: 0 | 1;
+      orderType: 0 | 1 | 2 | 3;
+      offset: number;
+      lots: number;
+      owner: number;
+      postOnly: boolean;
+      ttl: number;
+    }
   | { kind: 'cancel'; pick: number }
   | { kind: 'cancelOwner'; owner: number; market: number | undefined }
   | { kind: 'tick'; dt: number };
@@ -50,7 +61,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 function toCommands(steps: Step[]): Command[] {
   let now = 1000;
   let placed = 0;
-  const commands: Command[] = MARKETS.map((m) => ({ type: 'addMarket', spec: { key: m.key, tickSize: m.tickSize, minSize: m.minSize } }));
+  const commands: Command[] = MARKETS.map((m) => ({
+    type: 'addMarket',
+    spec: { key: m.key, tickSize: m.tickSize, minSize: m.minSize },
+  }));
   for (const s of steps) {
     now += 1;
     if (s.kind === 'tick') {
@@ -65,8 +79,15 @@ function toCommands(steps: Step[]): Command[] {
       const step = m.ticks / 100; // one cent in ticks
       const price = m.ticks / 2 + s.offset * step + (s.market === 1 && s.offset % 3 === 0 ? 1 : 0);
       const order: PlaceOrder = {
-        market: s.market, token: s.token, side: s.side, orderType: s.orderType, price, size: s.lots * LOT,
-        owner: s.owner, postOnly: s.postOnly, expiresAt: s.orderType === 1 ? now + s.ttl : undefined,
+        market: s.market,
+        token: s.token,
+        side: s.side,
+        orderType: s.orderType,
+        price,
+        size: s.lots * LOT,
+        owner: s.owner,
+        postOnly: s.postOnly,
+        expiresAt: s.orderType === 1 ? now + s.ttl : undefined,
       };
       commands.push({ type: 'place', now, ...order });
       placed++;
@@ -139,7 +160,10 @@ class ConservationCheck {
         this.add(this.tokens[event.takerToken], event.takerOwner, -f.size);
       }
       total += f.size;
-      for (const [id, qty] of [[f.makerOrderId, f.size], [event.takerOrderId, f.size]]) {
+      for (const [id, qty] of [
+        [f.makerOrderId, f.size],
+        [event.takerOrderId, f.size],
+      ]) {
         this.add(this.filled, id, qty);
         expect(this.filled.get(id)!).toBeLessThanOrEqual(sizes.get(id)!);
       }

@@ -1,14 +1,7 @@
 // Unit tests: one behaviour of the engine each, with hand-computed expectations.
 import { describe, expect, it } from 'vitest';
 import { MatchingEngine } from './engine.ts';
-import {
-  MatchKind,
-  OrderType,
-  Side,
-  type CancelledEvent,
-  type PlaceOrder,
-  type TradeEvent,
-} from './types.ts';
+import { MatchKind, OrderType, Side, type CancelledEvent, type PlaceOrder, type TradeEvent } from './types.ts';
 
 const TOKEN = 1_000_000; // base units per token
 const LOT = 10_000;
@@ -61,7 +54,10 @@ describe('validation', () => {
 
   it('rejects sizes below the market minimum', () => {
     const { engine, market } = setup('0.01', 5 * TOKEN);
-    expect(engine.place(order(market, { size: 5 * TOKEN - LOT }), 0)).toEqual({ ok: false, reason: 'size-below-minimum' });
+    expect(engine.place(order(market, { size: 5 * TOKEN - LOT }), 0)).toEqual({
+      ok: false,
+      reason: 'size-below-minimum',
+    });
     expect(engine.place(order(market, { size: 5 * TOKEN }), 0)).toMatchObject({ ok: true });
   });
 
@@ -75,12 +71,17 @@ describe('validation', () => {
 
   it('rejects a GTD whose expiration is missing or not in the future', () => {
     const { engine, market } = setup();
-    expect(engine.place(order(market, { orderType: OrderType.GTD }), 1000)).toEqual({ ok: false, reason: 'invalid-expiration' });
+    expect(engine.place(order(market, { orderType: OrderType.GTD }), 1000)).toEqual({
+      ok: false,
+      reason: 'invalid-expiration',
+    });
     expect(engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 1000 }), 1000)).toEqual({
       ok: false,
       reason: 'invalid-expiration',
     });
-    expect(engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 1001 }), 1000)).toMatchObject({ ok: true });
+    expect(engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 1001 }), 1000)).toMatchObject({
+      ok: true,
+    });
   });
 
   it('refuses markets with an unsupported tick size or a duplicate key', () => {
@@ -132,8 +133,14 @@ describe('the unified binary book', () => {
     const { engine, market } = setup();
     engine.place(order(market, { token: 1, side: Side.BUY, price: 40, owner: 3 }), 1);
     engine.place(order(market, { token: 0, side: Side.BUY, price: 30, owner: 4 }), 2);
-    expect(engine.book(market, 0)).toEqual({ bids: [{ price: 30, size: 10 * TOKEN }], asks: [{ price: 60, size: 10 * TOKEN }] });
-    expect(engine.book(market, 1)).toEqual({ bids: [{ price: 40, size: 10 * TOKEN }], asks: [{ price: 70, size: 10 * TOKEN }] });
+    expect(engine.book(market, 0)).toEqual({
+      bids: [{ price: 30, size: 10 * TOKEN }],
+      asks: [{ price: 60, size: 10 * TOKEN }],
+    });
+    expect(engine.book(market, 1)).toEqual({
+      bids: [{ price: 40, size: 10 * TOKEN }],
+      asks: [{ price: 70, size: 10 * TOKEN }],
+    });
     expect(engine.bestBid(market, 1)).toBe(40);
     expect(engine.bestAsk(market, 1)).toBe(70);
   });
@@ -160,7 +167,9 @@ describe('the unified binary book', () => {
   it('does not mint when the BUYs sum to less than 1', () => {
     const { engine, market } = setup();
     engine.place(order(market, { token: 0, side: Side.BUY, price: 60, owner: 3 }), 1);
-    expect(engine.place(order(market, { token: 1, side: Side.BUY, price: 39, owner: 4 }), 2)).toMatchObject({ status: 'live' });
+    expect(engine.place(order(market, { token: 1, side: Side.BUY, price: 39, owner: 4 }), 2)).toMatchObject({
+      status: 'live',
+    });
     expect(trades(engine)).toEqual([]);
   });
 
@@ -169,7 +178,12 @@ describe('the unified binary book', () => {
     engine.place(order(market, { token: 0, side: Side.SELL, price: 40, owner: 3 }), 1);
     engine.place(order(market, { token: 1, side: Side.SELL, price: 60, owner: 4 }), 2);
     const [trade] = trades(engine);
-    expect(trade.fills[0]).toMatchObject({ makerPrice: 40, takerPrice: 60, kind: MatchKind.MERGE, makerSide: Side.SELL });
+    expect(trade.fills[0]).toMatchObject({
+      makerPrice: 40,
+      takerPrice: 60,
+      kind: MatchKind.MERGE,
+      makerSide: Side.SELL,
+    });
   });
 
   it('transfers the second token between its own BUY and SELL', () => {
@@ -225,20 +239,30 @@ describe('order types', () => {
     });
   });
 
-  for (const [restingElsewhere, makers] of [[0, 2], [0, 80], [300, 80]] as const) {
+  for (const [restingElsewhere, makers] of [
+    [0, 2],
+    [0, 80],
+    [300, 80],
+  ] as const) {
     it(`FOK counts others' liquidity exactly, not its own orders on the same levels (${makers} makers; taker with ${restingElsewhere} other resting orders)`, () => {
       const { engine, market } = setup('0.01', 1);
       // Past 64 crossed orders, a taker with at most 256 resting orders is judged by level depths;
       // with more (far bids here), by walking on.
-      for (let i = 0; i < restingElsewhere; i++) engine.place(order(market, { price: 10, size: 5 * TOKEN, owner: 2 }), 1);
+      for (let i = 0; i < restingElsewhere; i++)
+        engine.place(order(market, { price: 10, size: 5 * TOKEN, owner: 2 }), 1);
       const each = 200_000; // 0.2 token, a lot multiple
       const others = makers * each;
-      for (let i = 0; i < makers; i++) engine.place(order(market, { side: Side.SELL, price: i % 2 === 0 ? 55 : 56, size: each, owner: 3 + i }), 1);
+      for (let i = 0; i < makers; i++)
+        engine.place(order(market, { side: Side.SELL, price: i % 2 === 0 ? 55 : 56, size: each, owner: 3 + i }), 1);
       engine.place(order(market, { side: Side.SELL, price: 55, size: 7 * TOKEN, owner: 2 }), 1);
       engine.place(order(market, { token: 1, side: Side.BUY, price: 43, size: 5 * TOKEN, owner: 2 }), 1); // an ask at 57, its own
       // What others offer up to 57 fills; a lot more does not, whatever the taker's own 12 there.
-      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others + 10_000, owner: 2 }), 2)).toEqual({ ok: false, reason: 'fok-not-filled' });
-      expect(engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others, owner: 2 }), 3)).toMatchObject({ ok: true, status: 'matched', filled: others });
+      expect(
+        engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others + 10_000, owner: 2 }), 2),
+      ).toEqual({ ok: false, reason: 'fok-not-filled' });
+      expect(
+        engine.place(order(market, { orderType: OrderType.FOK, price: 57, size: others, owner: 2 }), 3),
+      ).toMatchObject({ ok: true, status: 'matched', filled: others });
     });
   }
 
@@ -270,7 +294,9 @@ describe('order types', () => {
     expect(engine.book(market, 0).bids).toHaveLength(1);
     engine.takeEvents();
     expect(engine.expire(5000)).toBe(1);
-    expect(engine.takeEvents()).toEqual([{ type: 'expired', seq: 2, at: 5000, orderId: 1, market, owner: 3, remaining: 10 * TOKEN }]);
+    expect(engine.takeEvents()).toEqual([
+      { type: 'expired', seq: 2, at: 5000, orderId: 1, market, owner: 3, remaining: 10 * TOKEN },
+    ]);
     expect(engine.book(market, 0).bids).toEqual([]);
   });
 
@@ -279,7 +305,10 @@ describe('order types', () => {
     engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 9000, owner: 3, price: 40 }), 1);
     engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 8000, owner: 3, price: 41 }), 1);
     for (let i = 0; i < 20_000; i++) {
-      const placed = engine.place(order(market, { orderType: OrderType.GTD, expiresAt: 253_402_300_799_000, owner: 4, price: 30 }), 2);
+      const placed = engine.place(
+        order(market, { orderType: OrderType.GTD, expiresAt: 253_402_300_799_000, owner: 4, price: 30 }),
+        2,
+      );
       if (!placed.ok) throw new Error('refused');
       engine.cancel(placed.orderId, 2);
     }

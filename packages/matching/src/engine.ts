@@ -79,7 +79,11 @@ export class MatchingEngine extends EngineCore {
   stateHash(): string {
     const hash = new Fnv64().addNumber(this.seq).addNumber(this.nextOrderId);
     for (const state of this.markets) {
-      hash.addString(state.spec.key).addString(state.spec.tickSize).addNumber(state.spec.minSize).addNumber(state.lastTrade);
+      hash
+        .addString(state.spec.key)
+        .addString(state.spec.tickSize)
+        .addNumber(state.spec.minSize)
+        .addNumber(state.lastTrade);
     }
     const o = this.orders;
     this.forEachOrder((slot) => {

@@ -18,15 +18,29 @@ const OWN_ORDERS_SUBTRACTED = 256;
  * the levels crossed plus its own orders, where walking every crossed order cost ≈ 3 ms against a
  * deep book.
  */
-export function fillable(o: OrderStore, owners: OwnerIndex, levels: PriceLevels, market: number, opp: number, limit: number, owner: number, wanted: number): number {
+export function fillable(
+  o: OrderStore,
+  owners: OwnerIndex,
+  levels: PriceLevels,
+  market: number,
+  opp: number,
+  limit: number,
+  owner: number,
+  wanted: number,
+): number {
   const first = opp === ASK ? levels.bestAsk : levels.bestBid;
   let total = 0;
   let walked = 0;
-  for (let price = first; opp === ASK ? price <= limit : price >= limit && price !== 0; price = levels.nextLevel(opp, price)) {
+  for (
+    let price = first;
+    opp === ASK ? price <= limit : price >= limit && price !== 0;
+    price = levels.nextLevel(opp, price)
+  ) {
     for (let slot = levels.head[opp]![price]!; slot !== NONE; slot = o.next[slot]!) {
       if (o.owner[slot] !== owner) total += o.remaining[slot]!;
       if (total >= wanted) return total;
-      if (++walked === CROSSED_ORDERS_WALKED && owners.count(owner) <= OWN_ORDERS_SUBTRACTED) return byDepth(o, owners, levels, market, opp, first, limit, owner, wanted);
+      if (++walked === CROSSED_ORDERS_WALKED && owners.count(owner) <= OWN_ORDERS_SUBTRACTED)
+        return byDepth(o, owners, levels, market, opp, first, limit, owner, wanted);
     }
   }
   return total;
@@ -36,7 +50,17 @@ export function fillable(o: OrderStore, owners: OwnerIndex, levels: PriceLevels,
  * Sums in the levels' two exact parts (high·SPLIT + low), so the answer is exact below 2^53 —
  * where it is compared with `wanted` — however deep the crossed levels and the taker's own orders.
  */
-function byDepth(o: OrderStore, owners: OwnerIndex, levels: PriceLevels, market: number, opp: number, first: number, limit: number, owner: number, wanted: number): number {
+function byDepth(
+  o: OrderStore,
+  owners: OwnerIndex,
+  levels: PriceLevels,
+  market: number,
+  opp: number,
+  first: number,
+  limit: number,
+  owner: number,
+  wanted: number,
+): number {
   const crossing = (price: number) => (opp === ASK ? price <= limit : price >= limit && price !== 0);
   let high = 0;
   let low = 0;

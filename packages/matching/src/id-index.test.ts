@@ -6,7 +6,7 @@ describe('IdIndex', () => {
     const index = new IdIndex(8);
     const model = new Map<number, number>();
     let seed = 1;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let step = 0; step < 50_000; step++) {
       const id = 1 + Math.floor(random() * 3000) * (random() < 0.1 ? 1024 : 1); // some colliding ids
       if (random() < 0.55) {

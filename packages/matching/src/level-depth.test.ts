@@ -16,7 +16,8 @@ function deepLevel(drift: 1 | -1) {
   const engine = new MatchingEngine();
   const market = engine.addMarket({ key: 'm', tickSize: '0.0001', minSize: 0 });
   let now = 1;
-  const bid = (owner: number, size: number) => engine.place({ market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size, owner }, now++);
+  const bid = (owner: number, size: number) =>
+    engine.place({ market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size, owner }, now++);
   for (let i = 0; i < 150; i++) bid(1, MAX);
   let float = 150 * MAX;
   let others = 0;
@@ -32,7 +33,13 @@ function deepLevel(drift: 1 | -1) {
     bid(2, size);
   }
   engine.takeEvents();
-  return { engine, market, others, sell: (size: number) => engine.place({ market, token: 0, side: Side.SELL, orderType: OrderType.FOK, price: 1, size, owner: 1 }, now++) };
+  return {
+    engine,
+    market,
+    others,
+    sell: (size: number) =>
+      engine.place({ market, token: 0, side: Side.SELL, orderType: OrderType.FOK, price: 1, size, owner: 1 }, now++),
+  };
 }
 
 describe('a price level past 2^57 base units', () => {
@@ -42,7 +49,10 @@ describe('a price level past 2^57 base units', () => {
     expect(engine.book(market, 0).bids[0]!.size).toBe(exact);
     expect(engine.book(market, 1).asks[0]!.size).toBe(exact);
     // One lot of 5.01 tokens more: a total no double holds (the view used to show …5.009984).
-    engine.place({ market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size: 5_010_000, owner: 3 }, 1e6);
+    engine.place(
+      { market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size: 5_010_000, owner: 3 },
+      1e6,
+    );
     expect(engine.book(market, 0).bids[0]!.size).toBe(exact + 5_010_000n);
   });
 

@@ -14,11 +14,16 @@ function exact(size: number, price: number, ticksPerUnit: number): number {
 describe('collateralFor', () => {
   it('is exact for every whole-lot size up to the cap, at every tick size and price', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...TICKS_PER_UNIT), fc.integer({ min: 1, max: MAX_SIZE / LOT }), fc.double({ min: 0, max: 1, noNaN: true }), (ticksPerUnit, lots, at) => {
-        const price = 1 + Math.min(ticksPerUnit - 2, Math.floor(at * (ticksPerUnit - 1)));
-        const size = lots * LOT;
-        expect(collateralFor(size, price, ticksPerUnit)).toBe(exact(size, price, ticksPerUnit));
-      }),
+      fc.property(
+        fc.constantFrom(...TICKS_PER_UNIT),
+        fc.integer({ min: 1, max: MAX_SIZE / LOT }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (ticksPerUnit, lots, at) => {
+          const price = 1 + Math.min(ticksPerUnit - 2, Math.floor(at * (ticksPerUnit - 1)));
+          const size = lots * LOT;
+          expect(collateralFor(size, price, ticksPerUnit)).toBe(exact(size, price, ticksPerUnit));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });

@@ -19,7 +19,12 @@ export interface OrderTerms {
  * 10^15 × 9,999). Any other size is computed in BigInt and must come out whole.
  */
 export function collateralFor(size: number, price: number, ticksPerUnit: number): number {
-  if (Number.isSafeInteger(size) && Number.isSafeInteger(price) && Number.isSafeInteger(ticksPerUnit) && ticksPerUnit > 0) {
+  if (
+    Number.isSafeInteger(size) &&
+    Number.isSafeInteger(price) &&
+    Number.isSafeInteger(ticksPerUnit) &&
+    ticksPerUnit > 0
+  ) {
     if (size % ticksPerUnit === 0) return (size / ticksPerUnit) * price;
     const product = BigInt(size) * BigInt(price);
     const value = Number(product / BigInt(ticksPerUnit));

@@ -44,7 +44,8 @@ export interface BuyLimit {
 }
 
 function assertAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative safe integer, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new Error(`amount must be a non-negative safe integer, got ${amount}`);
 }
 
 export class RiskBook {
@@ -94,11 +95,16 @@ export class RiskBook {
    * Rebuilds the book from the ledger after a restart: what each address holds, what each market
    * has locked and what was supplied per asset. Reservations are then made again for open orders.
    */
-  restore(state: { holdings: { address: string; asset: string; amount: number }[]; locked: { market: string; amount: number }[]; supplied: { asset: string; amount: number }[] }): void {
+  restore(state: {
+    holdings: { address: string; asset: string; amount: number }[];
+    locked: { market: string; amount: number }[];
+    supplied: { asset: string; amount: number }[];
+  }): void {
     if (this.reservations.size > 0) throw new Error('restore: the book already has reservations');
     // A figure past 2^53 would be rounded from here on: refuse to start on it rather than drift from the ledger.
     for (const figure of [...state.holdings, ...state.locked, ...state.supplied]) {
-      if (!Number.isSafeInteger(figure.amount)) throw new Error(`restore: ${JSON.stringify(figure)} is not an exact integer (past 2^53 - 1 base units)`);
+      if (!Number.isSafeInteger(figure.amount))
+        throw new Error(`restore: ${JSON.stringify(figure)} is not an exact integer (past 2^53 - 1 base units)`);
     }
     this.accounts.clear();
     this.supplied.clear();
@@ -124,7 +130,8 @@ export class RiskBook {
   /** Operator deposit of collateral or tokens (see canCredit). */
   credit(address: string, asset: string, amount: number): void {
     assertAmount(amount);
-    if (!this.canCredit(address, asset, amount)) throw new Error(`a deposit of ${amount} ${asset} would take a total past 2^53 - 1 base units`);
+    if (!this.canCredit(address, asset, amount))
+      throw new Error(`a deposit of ${amount} ${asset} would take a total past 2^53 - 1 base units`);
     this.holding(address, asset).total += amount;
     this.supplied.set(asset, (this.supplied.get(asset) ?? 0) + amount);
     this.bound.supplyChanged(asset);
@@ -146,14 +153,26 @@ export class RiskBook {
    * A BUY gives its limit, so that a fill at a better price frees the difference at once. Private:
    * `reserveOrder` derives amount and limit from the order's terms, so no caller can forget one.
    */
-  private reserve(orderId: string, address: string, asset: string, amount: number, size: number, limit?: BuyLimit): ReserveOutcome {
+  private reserve(
+    orderId: string,
+    address: string,
+    asset: string,
+    amount: number,
+    size: number,
+    limit?: BuyLimit,
+  ): ReserveOutcome {
     assertAmount(amount);
     assertAmount(size);
     if (this.reservations.has(orderId)) return 'duplicate';
     const holding = this.holding(address, asset);
     if (holding.total - holding.reserved < amount) return 'insufficient';
     holding.reserved += amount;
-    this.reservations.set(orderId, limit === undefined ? { address, asset, remaining: amount, open: size } : { address, asset, remaining: amount, open: size, limit });
+    this.reservations.set(
+      orderId,
+      limit === undefined
+        ? { address, asset, remaining: amount, open: size }
+        : { address, asset, remaining: amount, open: size, limit },
+    );
     return 'ok';
   }
 
@@ -220,7 +239,8 @@ export class RiskBook {
     assertAmount(amount);
     const holding = this.holding(address, asset);
     // canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round.
-    if (!Number.isSafeInteger(holding.total + amount)) throw new Error(`${address} would hold more than 2^53 - 1 base units of ${asset}`);
+    if (!Number.isSafeInteger(holding.total + amount))
+      throw new Error(`${address} would hold more than 2^53 - 1 base units of ${asset}`);
     holding.total += amount;
   }
 
@@ -238,7 +258,8 @@ export class RiskBook {
 
   /** canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round. */
   private setLocked(marketKey: string, amount: number): void {
-    if (!Number.isSafeInteger(amount)) throw new Error(`market ${marketKey} would lock collateral past 2^53 - 1 base units`);
+    if (!Number.isSafeInteger(amount))
+      throw new Error(`market ${marketKey} would lock collateral past 2^53 - 1 base units`);
     this.locked.set(marketKey, amount);
   }
 
@@ -283,8 +304,14 @@ export class RiskBook {
     const reservedByHolding = new Map<string, number>();
     for (const reservation of this.reservations.values()) {
       if (reservation.remaining < 0) problems.push(`negative reservation for ${reservation.address}`);
-      if (reservation.limit !== undefined && reservation.remaining !== collateralFor(reservation.open, reservation.limit.price, reservation.limit.ticksPerUnit)) {
-        problems.push(`a BUY of ${reservation.address} reserves ${reservation.remaining} for ${reservation.open} open at its limit`);
+      if (
+        reservation.limit !== undefined &&
+        reservation.remaining !==
+          collateralFor(reservation.open, reservation.limit.price, reservation.limit.ticksPerUnit)
+      ) {
+        problems.push(
+          `a BUY of ${reservation.address} reserves ${reservation.remaining} for ${reservation.open} open at its limit`,
+        );
       }
       const key = `${reservation.address}|${reservation.asset}`;
       reservedByHolding.set(key, (reservedByHolding.get(key) ?? 0) + reservation.remaining);
@@ -297,7 +324,8 @@ export class RiskBook {
           problems.push(`${address} reserves ${holding.reserved} of ${asset} holding ${holding.total}`);
         }
         const expected = reservedByHolding.get(`${address}|${asset}`) ?? 0;
-        if (holding.reserved !== expected) problems.push(`${address} reserved ${holding.reserved} of ${asset}, orders say ${expected}`);
+        if (holding.reserved !== expected)
+          problems.push(`${address} reserved ${holding.reserved} of ${asset}, orders say ${expected}`);
       }
     }
     let lockedTotal = 0;

@@ -32,7 +32,15 @@ class Desk {
   place(address: string, fields: Omit<PlaceOrder, 'market' | 'owner'>): PlaceResult | 'not enough balance' {
     const id = `order-${++this.counter}`;
     const asset = fields.side === Side.BUY ? COLLATERAL : this.market.tokens[fields.token];
-    if (this.risk.reserveOrder(id, address, asset, { side: fields.side, price: fields.price, size: fields.size, ticksPerUnit: 100 }) !== 'ok') return 'not enough balance';
+    if (
+      this.risk.reserveOrder(id, address, asset, {
+        side: fields.side,
+        price: fields.price,
+        size: fields.size,
+        ticksPerUnit: 100,
+      }) !== 'ok'
+    )
+      return 'not enough balance';
     const result = this.engine.place({ ...fields, market: 0, owner: this.owner(address) }, this.now++);
     if (!result.ok) {
       this.risk.release(id);
@@ -52,7 +60,10 @@ class Desk {
   private apply(events: EngineEvent[]): void {
     for (const event of events) {
       if (event.type === 'trade') {
-        settleTrade(this.risk, this.market, event, (engineId, owner) => ({ orderId: this.external.get(engineId)!, address: this.owners[owner]! }));
+        settleTrade(this.risk, this.market, event, (engineId, owner) => ({
+          orderId: this.external.get(engineId)!,
+          address: this.owners[owner]!,
+        }));
       } else if (event.type === 'cancelled' || event.type === 'expired') {
         this.risk.release(this.external.get(event.orderId)!);
       }
@@ -215,8 +226,12 @@ describe('reservations', () => {
   it('refuses an order that its balance cannot cover and reserves one it can', () => {
     const desk = new Desk();
     desk.risk.credit('alice', COLLATERAL, 5 * TOKEN);
-    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN })).toBe('not enough balance');
-    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN })).toMatchObject({ status: 'live' });
+    expect(
+      desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN }),
+    ).toBe('not enough balance');
+    expect(
+      desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN }),
+    ).toMatchObject({ status: 'live' });
     expect(desk.risk.balance('alice', COLLATERAL)).toEqual({ total: 5 * TOKEN, reserved: 5 * TOKEN, available: 0 });
     expect(desk.risk.debit('alice', COLLATERAL, 1)).toBe(false);
     desk.expectConserved();
@@ -225,7 +240,13 @@ describe('reservations', () => {
   it('a SELL reserves tokens, and a cancel gives them back', () => {
     const desk = new Desk();
     desk.risk.credit('bob', 'YES', 10 * TOKEN);
-    const result = desk.place('bob', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 70, size: 10 * TOKEN });
+    const result = desk.place('bob', {
+      token: 0,
+      side: Side.SELL,
+      orderType: OrderType.GTC,
+      price: 70,
+      size: 10 * TOKEN,
+    });
     expect(desk.risk.balance('bob', 'YES').available).toBe(0);
     desk.cancel((result as { orderId: number }).orderId);
     expect(desk.risk.balance('bob', 'YES')).toEqual({ total: 10 * TOKEN, reserved: 0, available: 10 * TOKEN });
@@ -235,7 +256,9 @@ describe('reservations', () => {
   it('an engine rejection releases the reservation', () => {
     const desk = new Desk();
     desk.risk.credit('alice', COLLATERAL, 10 * TOKEN);
-    expect(desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.FOK, price: 50, size: 10 * TOKEN })).toEqual({ ok: false, reason: 'fok-not-filled' });
+    expect(
+      desk.place('alice', { token: 0, side: Side.BUY, orderType: OrderType.FOK, price: 50, size: 10 * TOKEN }),
+    ).toEqual({ ok: false, reason: 'fok-not-filled' });
     expect(desk.risk.balance('alice', COLLATERAL).reserved).toBe(0);
     desk.expectConserved();
   });
@@ -262,9 +285,15 @@ describe('settlement', () => {
     desk.risk.credit('seller', 'YES', 4 * TOKEN);
     desk.risk.credit('buyer', COLLATERAL, 10 * TOKEN);
     desk.place('seller', { token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50, size: 4 * TOKEN });
-    expect(desk.place('buyer', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN })).toMatchObject({ status: 'live' });
+    expect(
+      desk.place('buyer', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN }),
+    ).toMatchObject({ status: 'live' });
     // Paid 4 × 0.50 = 2; the 6 still open keep 6 × 0.60 = 3.6 reserved (what a restart rebuilds).
-    expect(desk.risk.balance('buyer', COLLATERAL)).toEqual({ total: 8 * TOKEN, reserved: 3.6 * TOKEN, available: 4.4 * TOKEN });
+    expect(desk.risk.balance('buyer', COLLATERAL)).toEqual({
+      total: 8 * TOKEN,
+      reserved: 3.6 * TOKEN,
+      available: 4.4 * TOKEN,
+    });
     desk.expectConserved();
   });
 
@@ -303,7 +332,11 @@ describe('settlement', () => {
     expect(desk.risk.split('a', 'm', 7 * TOKEN)).toBe(false);
     expect(desk.risk.lockedCollateral('m')).toBe(4 * TOKEN);
     expect(desk.risk.merge('a', 'm', 3 * TOKEN)).toBe(true);
-    expect(desk.risk.balances('a')).toMatchObject({ [COLLATERAL]: { total: 9 * TOKEN }, YES: { total: TOKEN }, NO: { total: TOKEN } });
+    expect(desk.risk.balances('a')).toMatchObject({
+      [COLLATERAL]: { total: 9 * TOKEN },
+      YES: { total: TOKEN },
+      NO: { total: TOKEN },
+    });
     desk.expectConserved();
   });
 
@@ -348,14 +381,21 @@ describe('random order flow', () => {
             if (s.cancel < 2 && live.length > 0) {
               desk.cancel(live.splice(s.cancel % live.length, 1)[0]!);
             } else {
-              const result = desk.place(addresses[s.who]!, { token: s.token, side: s.side, orderType: s.orderType, price: s.price, size: s.lots * 10_000 });
+              const result = desk.place(addresses[s.who]!, {
+                token: s.token,
+                side: s.side,
+                orderType: s.orderType,
+                price: s.price,
+                size: s.lots * 10_000,
+              });
               if (typeof result === 'object' && result.ok && result.status === 'live') live.push(result.orderId);
             }
             desk.expectConserved();
           }
           // Everything cancelled: nothing stays reserved.
           for (const id of live) desk.cancel(id);
-          for (const address of addresses) for (const b of Object.values(desk.risk.balances(address))) expect(b.reserved).toBe(0);
+          for (const address of addresses)
+            for (const b of Object.values(desk.risk.balances(address))) expect(b.reserved).toBe(0);
           desk.expectConserved();
         },
       ),

@@ -32,7 +32,15 @@ export interface TradeLike<Id, Owner> {
   fills: readonly FillLike<Id, Owner>[];
 }
 
-function settleParty(book: RiskBook, market: RiskMarket, party: OrderParty, side: Side, token: TokenIndex, size: number, price: number): void {
+function settleParty(
+  book: RiskBook,
+  market: RiskMarket,
+  party: OrderParty,
+  side: Side,
+  token: TokenIndex,
+  size: number,
+  price: number,
+): void {
   const cash = collateralFor(size, price, market.ticksPerUnit);
   if (side === Side.BUY) {
     book.spend(party.orderId, cash, size);
@@ -53,7 +61,15 @@ export function settleTrade<Id, Owner>(
   const taker = party(trade.takerOrderId, trade.takerOwner);
   for (const fill of trade.fills) {
     settleParty(book, market, taker, trade.takerSide, trade.takerToken, fill.size, fill.takerPrice);
-    settleParty(book, market, party(fill.makerOrderId, fill.makerOwner), fill.makerSide, fill.makerToken, fill.size, fill.makerPrice);
+    settleParty(
+      book,
+      market,
+      party(fill.makerOrderId, fill.makerOwner),
+      fill.makerSide,
+      fill.makerToken,
+      fill.size,
+      fill.makerPrice,
+    );
     if (fill.kind === MatchKind.MINT) book.lockPairs(market.key, fill.size);
     else if (fill.kind === MatchKind.MERGE) book.releasePairs(market.key, fill.size);
   }

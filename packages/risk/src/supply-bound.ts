@@ -51,7 +51,10 @@ export class SupplyBound {
   supplyChanged(asset: string): void {
     if (asset === this.collateral) return;
     const key = this.keyOf(asset);
-    this.replace(key, this.termOf(asset, (token) => BigInt(this.supplyOf(token))));
+    this.replace(
+      key,
+      this.termOf(asset, (token) => BigInt(this.supplyOf(token))),
+    );
   }
 
   /** After every supply was replaced (a restore from the ledger). */
@@ -81,7 +84,8 @@ export class SupplyBound {
     }
     // The widest gap after the change: the running one, unless the change touches its market
     // (then one pass over the others: rare, a deposit to the market with the widest gap).
-    let widest = this.widestKey !== undefined && changed.has(this.widestKey) ? this.widestExcept(changed) : this.widestGap;
+    let widest =
+      this.widestKey !== undefined && changed.has(this.widestKey) ? this.widestExcept(changed) : this.widestGap;
     for (const { gap } of changed.values()) if (gap > widest) widest = gap;
     return collateral + sumOfMins + widest <= MAX;
   }

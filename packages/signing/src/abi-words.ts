@@ -27,7 +27,8 @@ export function writeUint256(value: unknown, out: Uint8Array, view: DataView, of
     return writeBig(BigInt(value), out, view, offset, field);
   }
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw new SigningInputError(field, 'expected a non-negative safe integer (send larger values as strings)');
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new SigningInputError(field, 'expected a non-negative safe integer (send larger values as strings)');
     return writeSmall(value, out, view, offset);
   }
   if (typeof value === 'bigint') return writeBig(value, out, view, offset, field);
@@ -50,7 +51,8 @@ function writeBig(value: bigint, out: Uint8Array, view: DataView, offset: number
 
 /** Writes a uint8 (number or decimal string 0…255) as a 32-byte word. */
 export function writeUint8(value: unknown, out: Uint8Array, offset: number, field: string): void {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,3}$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,3}$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 255) throw new SigningInputError(field, 'expected an integer from 0 to 255');
   out.fill(0, offset, offset + 31);
   out[offset + 31] = n;

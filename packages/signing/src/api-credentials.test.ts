@@ -24,7 +24,19 @@ describe('API credentials', () => {
   it('sign and verify level-2 requests with their secret', () => {
     const { secret } = newApiCredentials();
     const signature = signL2(secret, 1700000000, 'DELETE', '/order', '{"orderID":"0x1"}');
-    expect(verifyL2(secret, { timestamp: 1700000000, method: 'DELETE', path: '/order', body: '{"orderID":"0x1"}' }, signature)).toBe(true);
-    expect(verifyL2(newApiCredentials().secret, { timestamp: 1700000000, method: 'DELETE', path: '/order', body: '{"orderID":"0x1"}' }, signature)).toBe(false);
+    expect(
+      verifyL2(
+        secret,
+        { timestamp: 1700000000, method: 'DELETE', path: '/order', body: '{"orderID":"0x1"}' },
+        signature,
+      ),
+    ).toBe(true);
+    expect(
+      verifyL2(
+        newApiCredentials().secret,
+        { timestamp: 1700000000, method: 'DELETE', path: '/order', body: '{"orderID":"0x1"}' },
+        signature,
+      ),
+    ).toBe(false);
   });
 });

@@ -21,16 +21,32 @@ describe('level-1 ClobAuth', () => {
   });
 
   it('has the digest viem computes', () => {
-    for (const [timestamp, nonce] of [['1700000000', 0n], ['1', 7n], ['1760000000', (1n << 255n) + 3n]] as const) {
+    for (const [timestamp, nonce] of [
+      ['1700000000', 0n],
+      ['1', 7n],
+      ['1760000000', (1n << 255n) + 3n],
+    ] as const) {
       const expected = hashTypedData(viemClobAuth(account.address, timestamp, nonce));
-      expect(toHex(clobAuthDigest({ address: account.address, timestamp, nonce: nonce.toString(), chainId: 137 }))).toBe(expected);
+      expect(
+        toHex(clobAuthDigest({ address: account.address, timestamp, nonce: nonce.toString(), chainId: 137 })),
+      ).toBe(expected);
     }
   });
 
   it('verifies a signature the wallet made, whatever the address case', async () => {
     const signature = await account.signTypedData(viemClobAuth(account.address, '1700000000', 0n));
-    expect(verifyClobAuth({ address: account.address, timestamp: '1700000000', nonce: '0', signature, chainId: 137 })).toBe(true);
-    expect(verifyClobAuth({ address: account.address.toLowerCase(), timestamp: 1700000000, nonce: 0, signature, chainId: 137 })).toBe(true);
+    expect(
+      verifyClobAuth({ address: account.address, timestamp: '1700000000', nonce: '0', signature, chainId: 137 }),
+    ).toBe(true);
+    expect(
+      verifyClobAuth({
+        address: account.address.toLowerCase(),
+        timestamp: 1700000000,
+        nonce: 0,
+        signature,
+        chainId: 137,
+      }),
+    ).toBe(true);
   });
 
   it('refuses another address, timestamp, nonce or chain', async () => {

@@ -38,7 +38,8 @@ const prefixes = new Map<number, Uint8Array>();
 function prefixFor(chainId: number): Uint8Array {
   let prefix = prefixes.get(chainId);
   if (!prefix) {
-    if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new SigningInputError('chainId', 'expected a positive integer');
+    if (!Number.isSafeInteger(chainId) || chainId <= 0)
+      throw new SigningInputError('chainId', 'expected a positive integer');
     prefix = digestPrefix(domainSeparator({ name: CLOB_AUTH_DOMAIN_NAME, version: CLOB_AUTH_DOMAIN_VERSION, chainId }));
     prefixes.set(chainId, prefix);
   }
@@ -47,7 +48,8 @@ function prefixFor(chainId: number): Uint8Array {
 
 /** The EIP-712 digest a wallet signs for level-1 auth. Throws SigningInputError on malformed fields. */
 export function clobAuthDigest({ address, timestamp, nonce, chainId }: ClobAuthFields): Uint8Array {
-  if (typeof timestamp !== 'string' && typeof timestamp !== 'number') throw new SigningInputError('timestamp', 'expected a string');
+  if (typeof timestamp !== 'string' && typeof timestamp !== 'number')
+    throw new SigningInputError('timestamp', 'expected a string');
   const struct = new Uint8Array(32 * 5);
   struct.set(CLOB_AUTH_TYPE_HASH, 0);
   writeAddress(address, struct, 32, 'address');

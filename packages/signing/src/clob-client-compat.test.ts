@@ -26,9 +26,26 @@ const NEG_RISK_TOKEN = '52114319501245915516055106046884209969926127482827954674
 const CONDITION = '0x5f65177b394277fd294cd75650044e32ba009a95022d88a0c1d565897d72f8f1';
 const SERVER_TIME = 1_700_000_123;
 const ORDER_BODY_KEYS = ['deferExec', 'postOnly', 'order', 'owner', 'orderType'];
-const ORDER_KEYS = ['salt', 'maker', 'signer', 'tokenId', 'makerAmount', 'takerAmount', 'side', 'signatureType', 'timestamp', 'expiration', 'metadata', 'builder', 'signature'];
+const ORDER_KEYS = [
+  'salt',
+  'maker',
+  'signer',
+  'tokenId',
+  'makerAmount',
+  'takerAmount',
+  'side',
+  'signatureType',
+  'timestamp',
+  'expiration',
+  'metadata',
+  'builder',
+  'signature',
+];
 
-const hashers: Record<string, OrderHasher | undefined> = { [TOKEN]: createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE }), [NEG_RISK_TOKEN]: createOrderHasher({ chainId: CHAIN_ID, verifyingContract: NEG_RISK_EXCHANGE }) };
+const hashers: Record<string, OrderHasher | undefined> = {
+  [TOKEN]: createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE }),
+  [NEG_RISK_TOKEN]: createOrderHasher({ chainId: CHAIN_ID, verifyingContract: NEG_RISK_EXCHANGE }),
+};
 
 let server: CaptureServer;
 let issued: ApiCredentials | undefined;
@@ -52,18 +69,32 @@ function l2Valid(request: CapturedRequest): boolean {
     header(request, 'POLY_API_KEY') === issued.apiKey &&
     header(request, 'POLY_PASSPHRASE') === issued.passphrase &&
     sameAddress(header(request, 'POLY_ADDRESS'), account.address) &&
-    verifyL2(issued.secret, { timestamp: header(request, 'POLY_TIMESTAMP'), method: request.method, path: request.path, body: request.body }, header(request, 'POLY_SIGNATURE'))
+    verifyL2(
+      issued.secret,
+      { timestamp: header(request, 'POLY_TIMESTAMP'), method: request.method, path: request.path, body: request.body },
+      header(request, 'POLY_SIGNATURE'),
+    )
   );
 }
 
 /** What our server would do with one POST /order body: digest by the token's exchange, recover the signer. */
 function placeResult(body: { order: SignedOrderFields & { signature: string } }) {
   const hasher = hashers[String(body.order.tokenId)];
-  if (!hasher) return { success: false, errorMsg: 'unknown token', orderID: '', status: '', makingAmount: '', takingAmount: '' };
+  if (!hasher)
+    return { success: false, errorMsg: 'unknown token', orderID: '', status: '', makingAmount: '', takingAmount: '' };
   const digest = hasher.hashOrder(body.order);
   const signer = recoverAddress(digest, body.order.signature);
   const ok = signer !== null && sameAddress(signer, body.order.signer);
-  return { success: ok, errorMsg: ok ? '' : 'invalid signature', orderID: orderId(digest), status: 'live', makingAmount: '', takingAmount: '', tradeIDs: [], transactionsHashes: [] };
+  return {
+    success: ok,
+    errorMsg: ok ? '' : 'invalid signature',
+    orderID: orderId(digest),
+    status: 'live',
+    makingAmount: '',
+    takingAmount: '',
+    tradeIDs: [],
+    transactionsHashes: [],
+  };
 }
 
 function installRoutes(routes: CaptureServer['routes']): void {
@@ -74,24 +105,71 @@ function installRoutes(routes: CaptureServer['routes']): void {
   routes.set('GET /tick-size', () => ({ json: { minimum_tick_size: 0.01 } }));
   routes.set('GET /neg-risk', (r) => ({ json: { neg_risk: r.query.get('token_id') === NEG_RISK_TOKEN } }));
   routes.set('GET /markets-by-token/*', () => ({ json: { condition_id: CONDITION } }));
-  routes.set('GET /clob-markets/*', () => ({ json: { c: CONDITION, t: [{ t: TOKEN, o: 'Yes' }, { t: '1', o: 'No' }], mts: 0.01, nr: false, fd: { r: 0, e: 0 } } }));
+  routes.set('GET /clob-markets/*', () => ({
+    json: {
+      c: CONDITION,
+      t: [
+        { t: TOKEN, o: 'Yes' },
+        { t: '1', o: 'No' },
+      ],
+      mts: 0.01,
+      nr: false,
+      fd: { r: 0, e: 0 },
+    },
+  }));
   routes.set('POST /auth/api-key', (r) => {
     if (!l1Valid(r)) return { status: 401, json: { error: 'Invalid L1 Request headers' } };
     if (issued) return { status: 400, json: { error: 'Could not create api key' } };
     issued = newApiCredentials();
     return { json: issued };
   });
-  routes.set('GET /auth/derive-api-key', (r) => (l1Valid(r) && issued ? { json: issued } : { status: 401, json: { error: 'Invalid L1 Request headers' } }));
-  routes.set('POST /order', l2((r) => placeResult(JSON.parse(r.body.toString()))));
-  routes.set('POST /orders', l2((r) => (JSON.parse(r.body.toString()) as Array<Parameters<typeof placeResult>[0]>).map(placeResult)));
+  routes.set('GET /auth/derive-api-key', (r) =>
+    l1Valid(r) && issued ? { json: issued } : { status: 401, json: { error: 'Invalid L1 Request headers' } },
+  );
+  routes.set(
+    'POST /order',
+    l2((r) => placeResult(JSON.parse(r.body.toString()))),
+  );
+  routes.set(
+    'POST /orders',
+    l2((r) => (JSON.parse(r.body.toString()) as Array<Parameters<typeof placeResult>[0]>).map(placeResult)),
+  );
   const cancelled = l2((r) => ({ canceled: r.body.length ? [r.body.toString()] : [], not_canceled: {} }));
-  for (const path of ['/order', '/orders', '/cancel-all', '/cancel-market-orders']) routes.set(`DELETE ${path}`, cancelled);
-  routes.set('GET /data/orders', l2((r) => (r.query.get('next_cursor') === 'MA==' ? { data: [{ id: 'a' }], next_cursor: 'MQ==', limit: 1, count: 1 } : { data: [{ id: 'b' }], next_cursor: 'LTE=', limit: 1, count: 1 })));
-  routes.set('GET /book', (r) => ({ json: { market: CONDITION, asset_id: r.query.get('token_id'), timestamp: '1700000000000', hash: '', bids: [], asks: [], min_order_size: '5', tick_size: '0.01', neg_risk: false, last_trade_price: '0.5' } }));
+  for (const path of ['/order', '/orders', '/cancel-all', '/cancel-market-orders'])
+    routes.set(`DELETE ${path}`, cancelled);
+  routes.set(
+    'GET /data/orders',
+    l2((r) =>
+      r.query.get('next_cursor') === 'MA=='
+        ? { data: [{ id: 'a' }], next_cursor: 'MQ==', limit: 1, count: 1 }
+        : { data: [{ id: 'b' }], next_cursor: 'LTE=', limit: 1, count: 1 },
+    ),
+  );
+  routes.set('GET /book', (r) => ({
+    json: {
+      market: CONDITION,
+      asset_id: r.query.get('token_id'),
+      timestamp: '1700000000000',
+      hash: '',
+      bids: [],
+      asks: [],
+      min_order_size: '5',
+      tick_size: '0.01',
+      neg_risk: false,
+      last_trade_price: '0.5',
+    },
+  }));
 }
 
 function newClient(options: { useServerTime?: boolean; creds?: ApiKeyCreds } = {}): ClobClient {
-  return new ClobClient({ host: server.url, chain: CHAIN_ID, signer: wallet as never, creds: options.creds, useServerTime: options.useServerTime, throwOnError: true });
+  return new ClobClient({
+    host: server.url,
+    chain: CHAIN_ID,
+    signer: wallet as never,
+    creds: options.creds,
+    useServerTime: options.useServerTime,
+    throwOnError: true,
+  });
 }
 
 function lastRequest(method: string, path: string): CapturedRequest {
@@ -120,7 +198,9 @@ describe('compatibility with @polymarket/clob-client-v2', () => {
 
   it('derives the existing key (GET) and falls back to derive when create is refused', async () => {
     expect(await newClient().deriveApiKey(0)).toEqual(creds);
-    expect(await new ClobClient({ host: server.url, chain: CHAIN_ID, signer: wallet as never }).createOrDeriveApiKey(0)).toEqual(creds);
+    expect(
+      await new ClobClient({ host: server.url, chain: CHAIN_ID, signer: wallet as never }).createOrDeriveApiKey(0),
+    ).toEqual(creds);
     expect(lastRequest('POST', '/auth/api-key').body.length).toBe(0);
   });
 
@@ -133,7 +213,10 @@ describe('compatibility with @polymarket/clob-client-v2', () => {
   });
 
   it('posts a limit order whose body, HMAC, digest and signature we accept', async () => {
-    const response = await newClient({ creds }).createAndPostOrder({ tokenID: TOKEN, price: 0.57, size: 10, side: Side.BUY }, { tickSize: '0.01', negRisk: false });
+    const response = await newClient({ creds }).createAndPostOrder(
+      { tokenID: TOKEN, price: 0.57, size: 10, side: Side.BUY },
+      { tickSize: '0.01', negRisk: false },
+    );
     const request = lastRequest('POST', '/order');
     expect(l2Valid(request)).toBe(true);
     expect(header(request, 'POLY_SIGNATURE')).toMatch(/^[A-Za-z0-9_-]{43}=$/);
@@ -171,17 +254,31 @@ describe('compatibility with @polymarket/clob-client-v2', () => {
     );
     const body = JSON.parse(lastRequest('POST', '/order').body.toString());
     expect(body).toMatchObject({ orderType: 'GTD', postOnly: true, deferExec: false });
-    expect(body.order).toMatchObject({ side: 'SELL', makerAmount: '21500000', takerAmount: '9245000', expiration: '1760000000' });
+    expect(body.order).toMatchObject({
+      side: 'SELL',
+      makerAmount: '21500000',
+      takerAmount: '9245000',
+      expiration: '1760000000',
+    });
     expect(response.success).toBe(true);
     expect(response.orderID).toBe(viemOrderHash({ ...body.order, side: 1 }, NEG_RISK_EXCHANGE));
     expect(lastRequest('GET', '/neg-risk').query.get('token_id')).toBe(NEG_RISK_TOKEN);
   });
 
   it('posts a market order (FOK) after reading market info by token', async () => {
-    const response = await newClient({ creds }).createAndPostMarketOrder({ tokenID: TOKEN, amount: 100, side: Side.BUY, price: 0.5 }, { tickSize: '0.01', negRisk: false }, OrderType.FOK);
+    const response = await newClient({ creds }).createAndPostMarketOrder(
+      { tokenID: TOKEN, amount: 100, side: Side.BUY, price: 0.5 },
+      { tickSize: '0.01', negRisk: false },
+      OrderType.FOK,
+    );
     const body = JSON.parse(lastRequest('POST', '/order').body.toString());
     expect(body).toMatchObject({ orderType: 'FOK', postOnly: false });
-    expect(body.order).toMatchObject({ side: 'BUY', makerAmount: '100000000', takerAmount: '200000000', expiration: '0' });
+    expect(body.order).toMatchObject({
+      side: 'BUY',
+      makerAmount: '100000000',
+      takerAmount: '200000000',
+      expiration: '0',
+    });
     expect(response.success).toBe(true);
     expect(lastRequest('GET', `/markets-by-token/${TOKEN}`)).toBeDefined();
     expect(lastRequest('GET', `/clob-markets/${CONDITION}`)).toBeDefined();
@@ -189,7 +286,11 @@ describe('compatibility with @polymarket/clob-client-v2', () => {
 
   it('posts a batch to /orders as an array of the same bodies', async () => {
     const client = newClient({ creds });
-    const orders = await Promise.all([0.2, 0.3].map((price) => client.createOrder({ tokenID: TOKEN, price, size: 5, side: Side.BUY }, { tickSize: '0.01', negRisk: false })));
+    const orders = await Promise.all(
+      [0.2, 0.3].map((price) =>
+        client.createOrder({ tokenID: TOKEN, price, size: 5, side: Side.BUY }, { tickSize: '0.01', negRisk: false }),
+      ),
+    );
     const responses = await client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })));
     const request = lastRequest('POST', '/orders');
     expect(l2Valid(request)).toBe(true);
@@ -208,8 +309,11 @@ describe('compatibility with @polymarket/clob-client-v2', () => {
     expect(lastRequest('DELETE', '/order').body.toString()).toBe('{"orderID":"0xabc"}');
     expect(lastRequest('DELETE', '/orders').body.toString()).toBe('["0xabc","0xdef"]');
     expect(lastRequest('DELETE', '/cancel-all').body.length).toBe(0);
-    expect(lastRequest('DELETE', '/cancel-market-orders').body.toString()).toBe(`{"market":"${CONDITION}","asset_id":"${TOKEN}"}`);
-    for (const path of ['/order', '/orders', '/cancel-all', '/cancel-market-orders']) expect(l2Valid(lastRequest('DELETE', path))).toBe(true);
+    expect(lastRequest('DELETE', '/cancel-market-orders').body.toString()).toBe(
+      `{"market":"${CONDITION}","asset_id":"${TOKEN}"}`,
+    );
+    for (const path of ['/order', '/orders', '/cancel-all', '/cancel-market-orders'])
+      expect(l2Valid(lastRequest('DELETE', path))).toBe(true);
   });
 
   it('pages open orders with next_cursor in the query, signing the bare path', async () => {

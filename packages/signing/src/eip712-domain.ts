@@ -31,7 +31,9 @@ export function domainSeparator(domain: Eip712Domain): Uint8Array {
   const words = new Uint8Array(32 * (withContract ? 5 : 4));
   const view = new DataView(words.buffer);
   words.set(
-    typeHash(`EIP712Domain(string name,string version,uint256 chainId${withContract ? ',address verifyingContract' : ''})`),
+    typeHash(
+      `EIP712Domain(string name,string version,uint256 chainId${withContract ? ',address verifyingContract' : ''})`,
+    ),
     0,
   );
   words.set(keccakUtf8(domain.name), 32);

@@ -14,7 +14,12 @@ for (let c = 0; c < 6; c++) {
  * Throws SigningInputError naming `field` when the text is not that.
  */
 export function decodeHexInto(hex: unknown, out: Uint8Array, offset: number, byteLength: number, field: string): void {
-  if (typeof hex !== 'string' || hex.length !== 2 + 2 * byteLength || hex.charCodeAt(0) !== 48 || (hex.charCodeAt(1) | 32) !== 120) {
+  if (
+    typeof hex !== 'string' ||
+    hex.length !== 2 + 2 * byteLength ||
+    hex.charCodeAt(0) !== 48 ||
+    (hex.charCodeAt(1) | 32) !== 120
+  ) {
     throw new SigningInputError(field, `expected 0x followed by ${2 * byteLength} hex digits`);
   }
   for (let i = 0, p = 2; i < byteLength; i++, p += 2) {

@@ -15,7 +15,13 @@ export {
   type OrderSideInput,
   type SignedOrderFields,
 } from './order-digest.ts';
-export { recoverAddress, recoveryBackends, signatureBackend, publicKeyToAddress, sameAddress } from './signer-recovery.ts';
+export {
+  recoverAddress,
+  recoveryBackends,
+  signatureBackend,
+  publicKeyToAddress,
+  sameAddress,
+} from './signer-recovery.ts';
 export type { RecoveryBackend, RecoveryBackendName } from './recovery-backend.ts';
 export { keccak256, nobleKeccak } from './keccak.ts';
 export {

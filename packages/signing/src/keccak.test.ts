@@ -7,8 +7,12 @@ const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 describe('keccak256', () => {
   it('gives the known digests of "" and "abc" (Keccak padding, not SHA-3)', () => {
-    expect(hex(keccak256(new Uint8Array(0)))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
-    expect(hex(keccak256(new TextEncoder().encode('abc')))).toBe('0x4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');
+    expect(hex(keccak256(new Uint8Array(0)))).toBe(
+      '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    );
+    expect(hex(keccak256(new TextEncoder().encode('abc')))).toBe(
+      '0x4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45',
+    );
   });
 
   it('equals noble and viem for every length across three rate blocks (136 bytes each)', () => {

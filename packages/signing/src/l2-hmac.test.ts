@@ -42,7 +42,16 @@ describe('level-2 HMAC', () => {
   });
 
   it('refuses signatures in any other shape without throwing', () => {
-    for (const bad of ['', 'abc', POST_ORDER_HEX.slice(2), '0X' + POST_ORDER_HEX, POST_ORDER_HEX + '00', POST_ORDER_B64URL + '=', POST_ORDER_B64URL.replace(/-/g, '.'), 42 as unknown as string]) {
+    for (const bad of [
+      '',
+      'abc',
+      POST_ORDER_HEX.slice(2),
+      '0X' + POST_ORDER_HEX,
+      POST_ORDER_HEX + '00',
+      POST_ORDER_B64URL + '=',
+      POST_ORDER_B64URL.replace(/-/g, '.'),
+      42 as unknown as string,
+    ]) {
       expect(verifyL2(SECRET, POST_ORDER, bad)).toBe(false);
       expect(parseL2Signature(bad)).toBeUndefined();
     }

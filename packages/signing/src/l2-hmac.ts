@@ -25,7 +25,13 @@ function l2Digest(secret: string, { timestamp, method, path, body }: L2Request):
 }
 
 /** The signature header the official client sends: URL-safe base64 with `=` padding. */
-export function signL2(secret: string, timestamp: string | number, method: string, path: string, body?: string | Uint8Array): string {
+export function signL2(
+  secret: string,
+  timestamp: string | number,
+  method: string,
+  path: string,
+  body?: string | Uint8Array,
+): string {
   return l2Digest(secret, { timestamp, method, path, body }).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 }
 

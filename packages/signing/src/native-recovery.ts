@@ -4,7 +4,13 @@ import { createRequire } from 'node:module';
 import type { RecoveryBackend } from './recovery-backend.ts';
 
 interface NativeSecp256k1 {
-  ecdsaRecover(signature: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean, output?: Uint8Array): Uint8Array;
+  ecdsaRecover(
+    signature: Uint8Array,
+    recid: number,
+    msg32: Uint8Array,
+    compressed: boolean,
+    output?: Uint8Array,
+  ): Uint8Array;
 }
 
 /** The native backend, or the reason it could not be loaded. */

@@ -6,7 +6,10 @@ export const nobleRecovery: RecoveryBackend = {
   name: 'noble-curves',
   recoverPublicKey(rs, recovery, digest) {
     try {
-      return secp256k1.Signature.fromBytes(rs, 'compact').addRecoveryBit(recovery).recoverPublicKey(digest).toBytes(false);
+      return secp256k1.Signature.fromBytes(rs, 'compact')
+        .addRecoveryBit(recovery)
+        .recoverPublicKey(digest)
+        .toBytes(false);
     } catch {
       return null;
     }

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createOrderHasher, ORDER_TYPE, orderId, type SignedOrderFields } from './order-digest.ts';
 import { SigningInputError } from './signing-input-error.ts';
-import { arbitraryOrder, CHAIN_ID, EXCHANGE, NEG_RISK_EXCHANGE, sampleOrder, testAccount, viemOrderHash } from './testing/viem-oracle.ts';
+import {
+  arbitraryOrder,
+  CHAIN_ID,
+  EXCHANGE,
+  NEG_RISK_EXCHANGE,
+  sampleOrder,
+  testAccount,
+  viemOrderHash,
+} from './testing/viem-oracle.ts';
 
 const hasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE });
 const negRiskHasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: NEG_RISK_EXCHANGE });
@@ -47,13 +55,22 @@ describe('order digest', () => {
 
   it('ignores unsigned body fields such as signature, expiration and taker', () => {
     const order = sampleOrder(testAccount(3));
-    const body = { ...order, signature: '0xdead', expiration: '1760000000', taker: '0x0000000000000000000000000000000000000000' };
+    const body = {
+      ...order,
+      signature: '0xdead',
+      expiration: '1760000000',
+      taker: '0x0000000000000000000000000000000000000000',
+    };
     expect(orderId(hasher.hashOrder(body))).toBe(viemOrderHash(order));
   });
 
   it('treats addresses case-insensitively', () => {
     const order = sampleOrder(testAccount(4));
-    const lower = { ...order, maker: order.maker.toLowerCase(), signer: order.signer.toUpperCase().replace('0X', '0x') };
+    const lower = {
+      ...order,
+      maker: order.maker.toLowerCase(),
+      signer: order.signer.toUpperCase().replace('0X', '0x'),
+    };
     expect(orderId(hasher.hashOrder(lower))).toBe(orderId(hasher.hashOrder(order)));
   });
 

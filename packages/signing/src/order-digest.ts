@@ -83,7 +83,8 @@ function sideValue(side: unknown): 0 | 1 {
 
 /** A hasher for one exchange domain. Not re-entrant across threads (none in JS) — share freely. */
 export function createOrderHasher(domain: OrderDomain): OrderHasher {
-  if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0) throw new SigningInputError('chainId', 'expected a positive integer');
+  if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0)
+    throw new SigningInputError('chainId', 'expected a positive integer');
   const separator = orderDomainSeparator(domain);
   const prefixed = digestPrefix(separator);
   const struct = new Uint8Array(32 * 12);

@@ -1,6 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SignatureCheck } from './signature-check.ts';
-import { CHAIN_ID, EXCHANGE, sampleOrder, signOrderWithViem, testAccount, viemOrderHash } from './testing/viem-oracle.ts';
+import {
+  CHAIN_ID,
+  EXCHANGE,
+  sampleOrder,
+  signOrderWithViem,
+  testAccount,
+  viemOrderHash,
+} from './testing/viem-oracle.ts';
 import { createVerifyPool, type VerifyPool } from './verify-pool.ts';
 import type { OrderWithSignature } from './order-verification.ts';
 
@@ -49,7 +56,10 @@ describe('SignatureCheck: batches orders for the verify pool', () => {
 
   it('rejects every order of a batch the pool fails, and goes on with the next', async () => {
     let calls = 0;
-    const check = new SignatureCheck({ ...pool, verify: (batch) => (calls++ === 0 ? Promise.reject(new Error('pool down')) : real.verify(batch)) }, CHAIN_ID);
+    const check = new SignatureCheck(
+      { ...pool, verify: (batch) => (calls++ === 0 ? Promise.reject(new Error('pool down')) : real.verify(batch)) },
+      CHAIN_ID,
+    );
     const [orders, later] = [await signed(3, 20), await signed(2, 23)];
     const failed = await Promise.allSettled(orders.map((order) => check.verify(order, EXCHANGE)));
     expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected', 'rejected']);

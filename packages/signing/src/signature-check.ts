@@ -44,7 +44,8 @@ export class SignatureCheck {
       this.busy++;
       this.pool.verify({ chainId: this.chainId, items: group.map((w) => w.item) }).then(
         (results) => this.done(group, (w, i) => w.resolve(results[i]!)),
-        (error: unknown) => this.done(group, (w) => w.reject(error instanceof Error ? error : new Error(String(error)))),
+        (error: unknown) =>
+          this.done(group, (w) => w.reject(error instanceof Error ? error : new Error(String(error)))),
       );
     }
   }

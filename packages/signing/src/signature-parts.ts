@@ -41,7 +41,8 @@ export function parseSignatureInto(signature: unknown, rsOut: Uint8Array, field 
   }
   if (v >= 27) v -= 27;
   if (v !== 0 && v !== 1) throw new SigningInputError(field, 'v must be 27, 28, 0 or 1');
-  if (isZeroWord(rsOut, 0) || compareWord(rsOut, 0, CURVE_ORDER) >= 0) throw new SigningInputError(field, 'r out of range');
+  if (isZeroWord(rsOut, 0) || compareWord(rsOut, 0, CURVE_ORDER) >= 0)
+    throw new SigningInputError(field, 'r out of range');
   if (isZeroWord(rsOut, 32)) throw new SigningInputError(field, 's out of range');
   if (compareWord(rsOut, 32, HALF_ORDER) > 0) throw new SigningInputError(field, 'high s (not canonical, EIP-2)');
   return v;

@@ -30,7 +30,10 @@ function rejectionField(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-const backends: RecoveryBackend[] = [recoveryBackends.noble, ...(recoveryBackends.native ? [recoveryBackends.native] : [])];
+const backends: RecoveryBackend[] = [
+  recoveryBackends.noble,
+  ...(recoveryBackends.native ? [recoveryBackends.native] : []),
+];
 
 describe('signer recovery', () => {
   it('uses the native addon on this machine', () => {
@@ -53,7 +56,9 @@ describe('signer recovery', () => {
         const { account, digest, signature } = await signedSample(21);
         const v = parseInt(signature.slice(130), 16);
         expect(recoverAddress(digest, withV(signature, v - 27), backend)).toBe(account.address.toLowerCase());
-        expect(recoverAddress(digest, Buffer.from(signature.slice(2), 'hex'), backend)).toBe(account.address.toLowerCase());
+        expect(recoverAddress(digest, Buffer.from(signature.slice(2), 'hex'), backend)).toBe(
+          account.address.toLowerCase(),
+        );
       });
 
       it('does not recover the signer from a tampered order, signature or recovery id', async () => {
@@ -79,7 +84,7 @@ describe('signer recovery', () => {
 
       it('returns null when r is not the x-coordinate of any curve point', () => {
         // x = 5 has no point on secp256k1 (5^3 + 7 = 132 is a non-residue mod p).
-        const signature = '0x' + (5n).toString(16).padStart(64, '0') + (1n).toString(16).padStart(64, '0') + '1b';
+        const signature = '0x' + 5n.toString(16).padStart(64, '0') + 1n.toString(16).padStart(64, '0') + '1b';
         expect(recoverAddress(new Uint8Array(32).fill(7), signature, backend)).toBeNull();
       });
     });

@@ -24,7 +24,9 @@ export const signatureBackend: RecoveryBackendName = activeBackend.name;
 
 if (isMainThread) {
   if (nativeOrError instanceof Error) {
-    console.warn(`[signing] native secp256k1 unavailable (${nativeOrError.message.split('\n')[0]}); using the pure-JS noble-curves backend`);
+    console.warn(
+      `[signing] native secp256k1 unavailable (${nativeOrError.message.split('\n')[0]}); using the pure-JS noble-curves backend`,
+    );
   } else {
     // stderr, with the other logs: a command line built on this prints its results alone on stdout.
     console.error('[signing] signature recovery backend: native-secp256k1');
@@ -38,8 +40,13 @@ const rs = new Uint8Array(64);
  * the 32-byte `digest`, or null when the signature recovers no key. Throws SigningInputError for a
  * malformed signature, including a high-s one, which the exchange contract would refuse.
  */
-export function recoverAddress(digest: Uint8Array, signature: string | Uint8Array, backend: RecoveryBackend = activeBackend): string | null {
-  if (!(digest instanceof Uint8Array) || digest.length !== 32) throw new SigningInputError('digest', 'expected 32 bytes');
+export function recoverAddress(
+  digest: Uint8Array,
+  signature: string | Uint8Array,
+  backend: RecoveryBackend = activeBackend,
+): string | null {
+  if (!(digest instanceof Uint8Array) || digest.length !== 32)
+    throw new SigningInputError('digest', 'expected 32 bytes');
   const recovery = parseSignatureInto(signature, rs);
   const publicKey = backend.recoverPublicKey(rs, recovery, digest);
   return publicKey === null ? null : publicKeyToAddress(publicKey);

@@ -1,6 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyOrders, type VerifyBatch } from './order-verification.ts';
-import { CHAIN_ID, EXCHANGE, NEG_RISK_EXCHANGE, sampleOrder, signOrderWithViem, testAccount, viemOrderHash } from './testing/viem-oracle.ts';
+import {
+  CHAIN_ID,
+  EXCHANGE,
+  NEG_RISK_EXCHANGE,
+  sampleOrder,
+  signOrderWithViem,
+  testAccount,
+  viemOrderHash,
+} from './testing/viem-oracle.ts';
 import { createVerifyPool } from './verify-pool.ts';
 
 async function signedBatch(count: number, from = 0): Promise<VerifyBatch> {
@@ -9,7 +17,10 @@ async function signedBatch(count: number, from = 0): Promise<VerifyBatch> {
     const account = testAccount(i + 1);
     const order = sampleOrder(account, i);
     const verifyingContract = i % 3 === 0 ? NEG_RISK_EXCHANGE : EXCHANGE;
-    items.push({ verifyingContract, order: { ...order, signature: await signOrderWithViem(account, order, verifyingContract) } });
+    items.push({
+      verifyingContract,
+      order: { ...order, signature: await signOrderWithViem(account, order, verifyingContract) },
+    });
   }
   return { chainId: CHAIN_ID, items };
 }
@@ -25,7 +36,10 @@ describe('verify pool', () => {
       expect(batchResults).toHaveLength(12);
       batchResults.forEach((result, i) => {
         const { order, verifyingContract } = batches[b]!.items[i]!;
-        expect(result).toEqual({ orderId: viemOrderHash(order, verifyingContract), signer: order.signer.toLowerCase() });
+        expect(result).toEqual({
+          orderId: viemOrderHash(order, verifyingContract),
+          signer: order.signer.toLowerCase(),
+        });
       });
     });
     expect(pool.threads).toBe(2);

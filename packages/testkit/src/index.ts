@@ -4,6 +4,15 @@ export { testRedisPrefix, cleanupRedisPrefix, type RedisKeyCleaner } from './red
 export { createTempDir, type TempDir } from './temp-dir.ts';
 export { testkitConfig } from './config.ts';
 export { sweepLeftovers, type Swept } from './sweep-leftovers.ts';
-export { Trader, limit, CHAIN_ID, EXCHANGE, NEG_RISK_EXCHANGE, type Credentials, type OrderSpec, type Response } from './trader.ts';
+export {
+  Trader,
+  limit,
+  CHAIN_ID,
+  EXCHANGE,
+  NEG_RISK_EXCHANGE,
+  type Credentials,
+  type OrderSpec,
+  type Response,
+} from './trader.ts';
 export { cuttingRelay, relayTo, withCuttingLink, type CuttingRelay, type PgRelay } from './pg-relay.ts';
 export { holdingRelay, type HoldingRelay } from './holding-relay.ts';

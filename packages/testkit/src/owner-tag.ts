@@ -21,7 +21,11 @@ function hostIdentity(): string {
       return '';
     }
   };
-  return [hostname(), read(() => readFileSync('/etc/machine-id', 'utf8').trim()), read(() => readlinkSync('/proc/self/ns/pid'))].join('\u0000');
+  return [
+    hostname(),
+    read(() => readFileSync('/etc/machine-id', 'utf8').trim()),
+    read(() => readlinkSync('/proc/self/ns/pid')),
+  ].join('\u0000');
 }
 
 const HOST = createHash('sha256').update(hostIdentity()).digest('hex').slice(0, 8);

@@ -88,7 +88,11 @@ export async function cuttingRelay(url: string): Promise<CuttingRelay> {
  * A pool of at most `max` connections to `url`'s Postgres through a cuttingRelay, for `run`; both
  * closed after it.
  */
-export async function withCuttingLink<T>(url: string, run: (link: { sql: Sql; relay: CuttingRelay }) => Promise<T>, options: PostgresOptions = { max: 1 }): Promise<T> {
+export async function withCuttingLink<T>(
+  url: string,
+  run: (link: { sql: Sql; relay: CuttingRelay }) => Promise<T>,
+  options: PostgresOptions = { max: 1 },
+): Promise<T> {
   const relay = await cuttingRelay(url);
   const sql = connectPostgres(relay.url, options);
   try {

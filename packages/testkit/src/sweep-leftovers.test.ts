@@ -33,11 +33,16 @@ describe('sweepLeftovers', () => {
     const otherHost = dead.replace(/^o[0-9a-f]{8}/, (tag) => (tag === 'o00000000' ? 'o00000001' : 'o00000000'));
     const owners = { dead, live, otherHost };
 
-    const names = Object.fromEntries(Object.entries(owners).map(([k, tag]) => [k, {
-      database: `pmx_test_${tag}_${hex()}`,
-      prefix: `pmxtest:${tag}_${hex()}:`,
-      dir: path.join(tmpdir(), `pmx-sweep-test-${tag}-${hex().slice(0, 6)}`),
-    }])) as Record<keyof typeof owners, { database: string; prefix: string; dir: string }>;
+    const names = Object.fromEntries(
+      Object.entries(owners).map(([k, tag]) => [
+        k,
+        {
+          database: `pmx_test_${tag}_${hex()}`,
+          prefix: `pmxtest:${tag}_${hex()}:`,
+          dir: path.join(tmpdir(), `pmx-sweep-test-${tag}-${hex().slice(0, 6)}`),
+        },
+      ]),
+    ) as Record<keyof typeof owners, { database: string; prefix: string; dir: string }>;
     for (const n of Object.values(names)) {
       await createDatabase(admin, n.database);
       await redis.set(`${n.prefix}bull:q:events`, '1');

@@ -14,6 +14,7 @@ describe('createTempDir', () => {
   });
 
   it('refuses a name the sweep of leftovers would not find', async () => {
-    for (const prefix of ['scratch-', 'pmx-Foo-', 'pmx-a_b-']) await expect(createTempDir(prefix)).rejects.toThrow(/must start with pmx- and hold only/);
+    for (const prefix of ['scratch-', 'pmx-Foo-', 'pmx-a_b-'])
+      await expect(createTempDir(prefix)).rejects.toThrow(/must start with pmx- and hold only/);
   });
 });

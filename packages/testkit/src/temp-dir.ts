@@ -12,7 +12,8 @@ export interface TempDir {
 
 /** `namePrefix` must be `pmx-` and then a-z, 0-9 or -, so the sweep of leftovers can find it. */
 export async function createTempDir(namePrefix = 'pmx-test-'): Promise<TempDir> {
-  if (!/^pmx-[a-z0-9-]*$/.test(namePrefix)) throw new Error(`createTempDir: name prefix ${namePrefix} must start with pmx- and hold only a-z, 0-9 and -`);
+  if (!/^pmx-[a-z0-9-]*$/.test(namePrefix))
+    throw new Error(`createTempDir: name prefix ${namePrefix} must start with pmx- and hold only a-z, 0-9 and -`);
   // e.g. /tmp/pmx-test-o3fa9c01bp12345-Ab12Cd (mkdtemp adds the last six characters)
   const dir = await mkdtemp(path.join(tmpdir(), `${namePrefix}${ownerTag()}-`));
   return {

@@ -31,7 +31,11 @@ export function testDatabaseName(): string {
 }
 
 export async function createTestDatabase(
-  options: { serverUrl?: string; postgres?: PostgresOptions; /** false: leave it empty (default true). */ migrate?: boolean } = {},
+  options: {
+    serverUrl?: string;
+    postgres?: PostgresOptions;
+    /** false: leave it empty (default true). */ migrate?: boolean;
+  } = {},
 ): Promise<TestDatabase> {
   const serverUrl = options.serverUrl ?? testkitConfig.pgUrl;
   const name = testDatabaseName();

@@ -3,10 +3,21 @@
 // SVC_X headers (or SVC-X, as a client talking to uWS directly must).
 
 import { randomBytes } from 'node:crypto';
-import { CLOB_AUTH_EIP712_TYPES, DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, ORDER_EIP712_TYPES, signL2 } from '@pmx/signing';
+import {
+  CLOB_AUTH_EIP712_TYPES,
+  DEFAULT_CHAIN_ID as CHAIN_ID,
+  DEFAULT_EXCHANGE,
+  DEFAULT_NEG_RISK_EXCHANGE,
+  ORDER_EIP712_TYPES,
+  signL2,
+} from '@pmx/signing';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
-export { DEFAULT_CHAIN_ID as CHAIN_ID, DEFAULT_EXCHANGE as EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE as NEG_RISK_EXCHANGE } from '@pmx/signing';
+export {
+  DEFAULT_CHAIN_ID as CHAIN_ID,
+  DEFAULT_EXCHANGE as EXCHANGE,
+  DEFAULT_NEG_RISK_EXCHANGE as NEG_RISK_EXCHANGE,
+} from '@pmx/signing';
 const ZERO32 = `0x${'0'.repeat(64)}` as const;
 
 export interface Credentials {
@@ -40,12 +51,18 @@ export interface OrderSpec {
 }
 
 /** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
-export function limit(side: 'BUY' | 'SELL', price: string, size: number): { side: 'BUY' | 'SELL'; makerAmount: bigint; takerAmount: bigint } {
+export function limit(
+  side: 'BUY' | 'SELL',
+  price: string,
+  size: number,
+): { side: 'BUY' | 'SELL'; makerAmount: bigint; takerAmount: bigint } {
   const sizeUnits = BigInt(Math.round(size * 1_000_000));
   const [whole, fraction = ''] = price.split('.');
   const priceMicros = BigInt(whole! + fraction.padEnd(6, '0'));
   const collateral = (sizeUnits * priceMicros) / 1_000_000n;
-  return side === 'BUY' ? { side, makerAmount: collateral, takerAmount: sizeUnits } : { side, makerAmount: sizeUnits, takerAmount: collateral };
+  return side === 'BUY'
+    ? { side, makerAmount: collateral, takerAmount: sizeUnits }
+    : { side, makerAmount: sizeUnits, takerAmount: collateral };
 }
 
 export class Trader {
@@ -63,7 +80,9 @@ export class Trader {
   }
 
   private named(headers: Record<string, string>): Record<string, string> {
-    return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replaceAll('_', this.separator), value]));
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name.replaceAll('_', this.separator), value]),
+    );
   }
 
   get address(): string {
@@ -75,9 +94,19 @@ export class Trader {
       domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
       types: CLOB_AUTH_EIP712_TYPES,
       primaryType: 'ClobAuth',
-      message: { address: this.account.address, timestamp: String(timestamp), nonce: BigInt(nonce), message: 'This message attests that I control the given wallet' },
+      message: {
+        address: this.account.address,
+        timestamp: String(timestamp),
+        nonce: BigInt(nonce),
+        message: 'This message attests that I control the given wallet',
+      },
     });
-    return this.named({ SVC_ADDRESS: this.account.address, SVC_SIGNATURE: signature, SVC_TIMESTAMP: String(timestamp), SVC_NONCE: String(nonce) });
+    return this.named({
+      SVC_ADDRESS: this.account.address,
+      SVC_SIGNATURE: signature,
+      SVC_TIMESTAMP: String(timestamp),
+      SVC_NONCE: String(nonce),
+    });
   }
 
   async createApiKey(nonce = 0): Promise<Credentials> {
@@ -87,7 +116,12 @@ export class Trader {
     return this.credentials;
   }
 
-  l2Headers(method: string, path: string, body = '', timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  l2Headers(
+    method: string,
+    path: string,
+    body = '',
+    timestamp = Math.floor(Date.now() / 1000),
+  ): Record<string, string> {
     const c = this.credentials;
     if (c === undefined) throw new Error('no API key yet');
     return this.named({
@@ -114,7 +148,12 @@ export class Trader {
       builder: ZERO32,
     };
     const signature = await this.account.signTypedData({
-      domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: spec.negRisk === true ? DEFAULT_NEG_RISK_EXCHANGE : DEFAULT_EXCHANGE },
+      domain: {
+        name: 'Polymarket CTF Exchange',
+        version: '2',
+        chainId: CHAIN_ID,
+        verifyingContract: spec.negRisk === true ? DEFAULT_NEG_RISK_EXCHANGE : DEFAULT_EXCHANGE,
+      },
       types: ORDER_EIP712_TYPES,
       primaryType: 'Order',
       message: order,
@@ -149,10 +188,17 @@ export class Trader {
   authed(method: string, pathWithQuery: string, body?: unknown): Promise<Response> {
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
     const path = pathWithQuery.split('?')[0]!;
-    return this.send(method, pathWithQuery, { headers: this.l2Headers(method, path, text), body: text === '' ? undefined : text });
+    return this.send(method, pathWithQuery, {
+      headers: this.l2Headers(method, path, text),
+      body: text === '' ? undefined : text,
+    });
   }
 
-  async send(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+  async send(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Response> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...init.headers },

@@ -49,7 +49,10 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
       ...profileRoutes(projection),
       ...searchRoutes(projection),
     ]),
-    ...commentRoutes({ sql, projection }, apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds })),
+    ...commentRoutes(
+      { sql, projection },
+      apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds }),
+    ),
     ...operatorRoutes({ sql, projection }, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({
@@ -68,7 +71,12 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
     prices,
     positions,
     async listen() {
-      served = await serve(server, { host: config.host, port: config.port, headerCompat: config.headerCompat, directPort: config.directPort });
+      served = await serve(server, {
+        host: config.host,
+        port: config.port,
+        headerCompat: config.headerCompat,
+        directPort: config.directPort,
+      });
       return served;
     },
     async close() {

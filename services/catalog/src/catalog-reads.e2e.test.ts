@@ -35,10 +35,37 @@ describe('GET /markets', () => {
       volumeNum: 1000,
       volume: '1000',
     });
-    expect(m1.events).toEqual([{ id: ids.e1, ticker: slugs.e1, slug: slugs.e1, title: 'US Presidential Election 2028' }]);
-    expect(m3).toMatchObject({ question: expect.stringMatching(/^Order-book market/), outcomes: '["Lakers","Celtics"]', orderPriceMinTickSize: 0.001 });
-    expect(m4).toMatchObject({ conditionId: '', outcomes: '["Up","Down"]', clobTokenIds: '[]', enableOrderBook: false, acceptingOrders: false, closed: true, closedTime: expect.any(String) });
-    for (const field of ['id', 'question', 'conditionId', 'slug', 'resolutionSource', 'startDate', 'image', 'icon', 'description', 'createdAt', 'updatedAt', 'questionID']) {
+    expect(m1.events).toEqual([
+      { id: ids.e1, ticker: slugs.e1, slug: slugs.e1, title: 'US Presidential Election 2028' },
+    ]);
+    expect(m3).toMatchObject({
+      question: expect.stringMatching(/^Order-book market/),
+      outcomes: '["Lakers","Celtics"]',
+      orderPriceMinTickSize: 0.001,
+    });
+    expect(m4).toMatchObject({
+      conditionId: '',
+      outcomes: '["Up","Down"]',
+      clobTokenIds: '[]',
+      enableOrderBook: false,
+      acceptingOrders: false,
+      closed: true,
+      closedTime: expect.any(String),
+    });
+    for (const field of [
+      'id',
+      'question',
+      'conditionId',
+      'slug',
+      'resolutionSource',
+      'startDate',
+      'image',
+      'icon',
+      'description',
+      'createdAt',
+      'updatedAt',
+      'questionID',
+    ]) {
       expect(typeof m1[field], field).toBe('string');
     }
   });
@@ -72,11 +99,16 @@ describe('GET /markets', () => {
     expect(idsOf((await h.get(`/markets?event_slug=${slugs.e1}`)).body)).toEqual([ids.m1, ids.m2]);
     expect(idsOf((await h.get(`/markets?eventSlug=${slugs.e2}`)).body)).toEqual([ids.m3]);
     expect(idsOf((await h.get(`/markets?conditionId=${ob.m2!.conditionId}`)).body)).toEqual([ids.m2]);
-    expect(idsOf((await h.get(`/markets?condition_id=${ob.m2!.conditionId.toUpperCase().replace('0X', '0x')}`)).body)).toEqual([ids.m2]);
+    expect(
+      idsOf((await h.get(`/markets?condition_id=${ob.m2!.conditionId.toUpperCase().replace('0X', '0x')}`)).body),
+    ).toEqual([ids.m2]);
     expect(idsOf((await h.get(`/markets?slug=${slugs.m1}`)).body)).toEqual([ids.m1]);
     // Gamma's token-to-market lookup: a UI holding a position's token finds its market.
     expect(idsOf((await h.get(`/markets?clob_token_ids=${ob.m2!.tokens[1]}`)).body)).toEqual([ids.m2]);
-    expect(idsOf((await h.get(`/markets?clob_token_ids=${ob.m1!.tokens[0]},${ob.m2!.tokens[0]}`)).body)).toEqual([ids.m1, ids.m2]);
+    expect(idsOf((await h.get(`/markets?clob_token_ids=${ob.m1!.tokens[0]},${ob.m2!.tokens[0]}`)).body)).toEqual([
+      ids.m1,
+      ids.m2,
+    ]);
     expect((await h.get('/markets?clob_token_ids=424242')).body).toEqual([]);
     expect(idsOf((await h.get(`/markets?id=${ids.m2}&id=${ids.m4}`)).body)).toEqual([ids.m2, ids.m4]);
     expect((await h.get('/markets?event_slug=nope')).body).toEqual([]);
@@ -84,13 +116,21 @@ describe('GET /markets', () => {
 
   it('combines every filter with AND', async () => {
     expect((await h.get(`/markets?tag=politics&event_id=${ids.e2}`)).body).toEqual([]);
-    expect(idsOf((await h.get(`/markets?tag=politics&closed=false&conditionId=${ob.m1!.conditionId}`)).body)).toEqual([ids.m1]);
+    expect(idsOf((await h.get(`/markets?tag=politics&closed=false&conditionId=${ob.m1!.conditionId}`)).body)).toEqual([
+      ids.m1,
+    ]);
     expect((await h.get(`/markets?tag=politics&closed=true`)).body).toEqual([]);
   });
 
   it('sorts by the documented camelCase fields, descending unless ascending=true, ties by id', async () => {
     expect(idsOf((await h.get('/markets?order=volume')).body)).toEqual([ids.m4, ids.m2, ids.m1, ids.m3, ids.m5]);
-    expect(idsOf((await h.get('/markets?order=volumeNum&ascending=true')).body)).toEqual([ids.m5, ids.m3, ids.m1, ids.m2, ids.m4]);
+    expect(idsOf((await h.get('/markets?order=volumeNum&ascending=true')).body)).toEqual([
+      ids.m5,
+      ids.m3,
+      ids.m1,
+      ids.m2,
+      ids.m4,
+    ]);
     expect(idsOf((await h.get('/markets?order=volume24hr,id&limit=2')).body)).toEqual([ids.m3, ids.m1]);
     expect(idsOf((await h.get('/markets?order=liquidity&tag=politics')).body)).toEqual([ids.m1, ids.m2]);
     expect(idsOf((await h.get('/markets?ascending=false&limit=1')).body)).toEqual([ids.m5]);
@@ -98,7 +138,10 @@ describe('GET /markets', () => {
 
   it('refuses an unknown sort field with the contract message', async () => {
     for (const order of ['bogus', 'volume,bogus', 'VOLUME', ',']) {
-      expect(await h.get(`/markets?order=${order}`)).toMatchObject({ status: 400, body: { type: 'bad request', error: 'order fields are not valid' } });
+      expect(await h.get(`/markets?order=${order}`)).toMatchObject({
+        status: 400,
+        body: { type: 'bad request', error: 'order fields are not valid' },
+      });
     }
   });
 
@@ -120,7 +163,10 @@ describe('GET /markets', () => {
       [`slug=${'x'.repeat(600)}`, 'slug is too long (at most 500 characters)'],
     ];
     for (const [query, error] of cases) {
-      expect(await h.get(`/markets?${query}`), query).toMatchObject({ status: 400, body: { type: 'bad request', error } });
+      expect(await h.get(`/markets?${query}`), query).toMatchObject({
+        status: 400,
+        body: { type: 'bad request', error },
+      });
     }
   });
 
@@ -130,13 +176,34 @@ describe('GET /markets', () => {
 });
 
 describe('GET /markets/{id} and /markets/slug/{slug}', () => {
-  const SUMMARY = ['id', 'ticker', 'slug', 'title', 'description', 'resolutionSource', 'startDate', 'creationDate', 'endDate', 'image', 'icon', 'active', 'closed', 'archived', 'createdAt', 'updatedAt'];
+  const SUMMARY = [
+    'id',
+    'ticker',
+    'slug',
+    'title',
+    'description',
+    'resolutionSource',
+    'startDate',
+    'creationDate',
+    'endDate',
+    'image',
+    'icon',
+    'active',
+    'closed',
+    'archived',
+    'createdAt',
+    'updatedAt',
+  ];
 
   it('finds a market by numeric id or by condition id, with full event summaries', async () => {
     const byId = await h.get(`/markets/${ids.m1}`);
     expect(byId.status).toBe(200);
     expect(Object.keys(byId.body.events[0])).toEqual(SUMMARY);
-    expect(byId.body.events[0]).toMatchObject({ id: ids.e1, startDate: '2025-01-01T00:00:00.000Z', endDate: '2028-11-07T00:00:00.000Z' });
+    expect(byId.body.events[0]).toMatchObject({
+      id: ids.e1,
+      startDate: '2025-01-01T00:00:00.000Z',
+      endDate: '2028-11-07T00:00:00.000Z',
+    });
     expect((await h.get(`/markets/${ob.m1!.conditionId}`)).body).toEqual(byId.body);
     expect((await h.get(`/markets/${ob.m1!.conditionId.toUpperCase().replace('0X', '0x')}`)).body.id).toBe(ids.m1);
     expect((await h.get(`/markets/slug/${slugs.m1}`)).body).toEqual(byId.body);
@@ -144,15 +211,24 @@ describe('GET /markets/{id} and /markets/slug/{slug}', () => {
 
   it('answers not found with the contract messages', async () => {
     for (const id of ['999999', 'abc', '0xdeadbeef', '99999999999999999999999999']) {
-      expect(await h.get(`/markets/${id}`), id).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+      expect(await h.get(`/markets/${id}`), id).toMatchObject({
+        status: 404,
+        body: { type: 'not found error', error: 'id not found' },
+      });
     }
-    expect(await h.get('/markets/slug/nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
+    expect(await h.get('/markets/slug/nope')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    });
   });
 
   it('scopes a lookup to its creator', async () => {
     expect((await h.get(`/markets/${ids.m4}?creator=site-a`)).status).toBe(200);
     expect((await h.get(`/markets/${ids.m1}?creator=site-a`)).status).toBe(404);
-    expect((await h.get(`/markets/slug/${slugs.m1}?creator=site-a`)).body).toEqual({ type: 'not found error', error: 'slug not found' });
+    expect((await h.get(`/markets/slug/${slugs.m1}?creator=site-a`)).body).toEqual({
+      type: 'not found error',
+      error: 'slug not found',
+    });
   });
 });
 
@@ -165,7 +241,16 @@ describe('GET /events', () => {
     expect(e1).not.toHaveProperty('markets');
     expect(e1).not.toHaveProperty('series');
     expect(e1).not.toHaveProperty('eventMetadata');
-    expect(e1.tags).toEqual([{ id: ids.Politics, label: 'Politics', slug: 'politics', createdAt: expect.any(String), updatedAt: expect.any(String), requiresTranslation: false }]);
+    expect(e1.tags).toEqual([
+      {
+        id: ids.Politics,
+        label: 'Politics',
+        slug: 'politics',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        requiresTranslation: false,
+      },
+    ]);
     expect(e1).toMatchObject({ title: 'US Presidential Election 2028', volume: 6000, volume24hr: 60, liquidity: 400 });
   });
 
@@ -186,7 +271,10 @@ describe('GET /events', () => {
     expect(idsOf((await h.get('/events?order=volume')).body)).toEqual([ids.e3, ids.e1, ids.e2, ids.e4]);
     expect(idsOf((await h.get('/events?order=volume&limit=1&offset=1')).body)).toEqual([ids.e1]);
     expect(idsOf((await h.get('/events?order=endDate&ascending=true')).body)).toEqual([ids.e2, ids.e1, ids.e3, ids.e4]);
-    expect(await h.get('/events?order=nope')).toMatchObject({ status: 400, body: { error: 'order fields are not valid' } });
+    expect(await h.get('/events?order=nope')).toMatchObject({
+      status: 400,
+      body: { error: 'order fields are not valid' },
+    });
   });
 
   it('shows one event with creationDate, markets and series (without events) and eventMetadata', async () => {
@@ -203,10 +291,19 @@ describe('GET /events', () => {
   });
 
   it('answers bad and unknown ids and slugs with the contract errors', async () => {
-    expect(await h.get('/events/abc')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'id must be an integer' } });
+    expect(await h.get('/events/abc')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'id must be an integer' },
+    });
     expect(await h.get('/events/-1')).toMatchObject({ status: 400, body: { type: 'bad request' } });
-    expect(await h.get('/events/999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await h.get('/events/slug/nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
+    expect(await h.get('/events/999999')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
+    expect(await h.get('/events/slug/nope')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    });
     expect((await h.get(`/events/${ids.e1}?creator=site-a`)).status).toBe(404);
   });
 });
@@ -215,7 +312,13 @@ describe('GET /series', () => {
   it('lists series with their events as summaries, scoped by creator, capped at 50', async () => {
     const { body } = await h.get('/series?limit=5000');
     expect(idsOf(body)).toEqual([ids.nba, ids.siteSeries]);
-    expect(body[0]).toMatchObject({ title: 'NBA Games', slug: 'nba-games', recurrence: 'daily', seriesType: 'single', active: true });
+    expect(body[0]).toMatchObject({
+      title: 'NBA Games',
+      slug: 'nba-games',
+      recurrence: 'daily',
+      seriesType: 'single',
+      active: true,
+    });
     expect(idsOf(body[0].events)).toEqual([ids.e2]);
     expect(body[0].events[0]).toHaveProperty('creationDate');
     expect(idsOf((await h.get('/series?creator=site-a')).body)).toEqual([ids.siteSeries]);
@@ -224,17 +327,33 @@ describe('GET /series', () => {
 
   it('shows one series, and answers bad or unknown ids', async () => {
     expect((await h.get(`/series/${ids.nba}`)).body).toMatchObject({ id: ids.nba, events: [{ id: ids.e2 }] });
-    expect(await h.get('/series/x')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'id must be an integer' } });
-    expect(await h.get('/series/999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+    expect(await h.get('/series/x')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'id must be an integer' },
+    });
+    expect(await h.get('/series/999999')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
   });
 });
 
 describe('GET /tags', () => {
   it('lists, sorts and pages tags; finds one by id or slug', async () => {
     expect(idsOf((await h.get('/tags')).body)).toEqual([ids.Politics, ids.Sports, ids.Crypto, ids.Science]);
-    expect((await h.get('/tags?order=label&ascending=true')).body.map((t: { label: string }) => t.label)).toEqual(['Crypto', 'Politics', 'Science', 'Sports']);
+    expect((await h.get('/tags?order=label&ascending=true')).body.map((t: { label: string }) => t.label)).toEqual([
+      'Crypto',
+      'Politics',
+      'Science',
+      'Sports',
+    ]);
     expect(idsOf((await h.get('/tags?limit=1&offset=2')).body)).toEqual([ids.Crypto]);
-    expect((await h.get(`/tags/${ids.Sports}`)).body).toMatchObject({ id: ids.Sports, label: 'Sports', slug: 'sports', requiresTranslation: false });
+    expect((await h.get(`/tags/${ids.Sports}`)).body).toMatchObject({
+      id: ids.Sports,
+      label: 'Sports',
+      slug: 'sports',
+      requiresTranslation: false,
+    });
     expect((await h.get('/tags/slug/crypto')).body.id).toBe(ids.Crypto);
     expect(await h.get('/tags/slug/nope')).toMatchObject({ status: 404, body: { error: 'slug not found' } });
     expect(await h.get('/tags/999999')).toMatchObject({ status: 404, body: { error: 'id not found' } });

@@ -56,9 +56,15 @@ describe('GET /comments', () => {
     expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}`)).body)).toEqual([ids.c2, ids.c1]);
     expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}&ascending=true`)).body)).toEqual([ids.c1, ids.c2]);
     expect(idsOf((await h.get(`/comments?event_slug=${slugs.e1}&order=reactionCount`)).body)).toEqual([ids.c1, ids.c2]);
-    expect(idsOf((await h.get(`/comments?parent_entity_type=market&parent_entity_id=${ids.m1}`)).body)).toEqual([ids.c4]);
-    expect(idsOf((await h.get(`/comments?parent_entity_type=series&parent_entity_id=${ids.nba}`)).body)).toEqual([ids.c5]);
-    expect((await h.get(`/comments?parent_entity_type=Event&parent_entity_id=${ids.e2}&event_slug=${slugs.e1}`)).body).toEqual([]);
+    expect(idsOf((await h.get(`/comments?parent_entity_type=market&parent_entity_id=${ids.m1}`)).body)).toEqual([
+      ids.c4,
+    ]);
+    expect(idsOf((await h.get(`/comments?parent_entity_type=series&parent_entity_id=${ids.nba}`)).body)).toEqual([
+      ids.c5,
+    ]);
+    expect(
+      (await h.get(`/comments?parent_entity_type=Event&parent_entity_id=${ids.e2}&event_slug=${slugs.e1}`)).body,
+    ).toEqual([]);
   });
 
   it('without an entity lists every top-level comment, newest first, paged', async () => {
@@ -73,14 +79,38 @@ describe('GET /comments', () => {
   });
 
   it('answers a missing, bad or unknown entity with the contract errors', async () => {
-    expect(await h.get('/comments?parent_entity_type=Event')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'parent_entity_id is required' } });
-    expect(await h.get('/comments?parent_entity_id=1')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'parent_entity_type is required' } });
-    expect(await h.get('/comments?parent_entity_type=Planet&parent_entity_id=1')).toMatchObject({ status: 400, body: { error: 'parent_entity_type must be one of Event, Series, market' } });
-    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=abc')).toMatchObject({ status: 400, body: { error: 'parent_entity_id must be a non-negative integer' } });
-    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await h.get('/comments?event_slug=nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
-    expect(await h.get('/comments?holders_only=perhaps')).toMatchObject({ status: 400, body: { error: 'holders_only must be true or false' } });
-    expect(await h.get('/comments?order=likes')).toMatchObject({ status: 400, body: { error: 'order fields are not valid' } });
+    expect(await h.get('/comments?parent_entity_type=Event')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'parent_entity_id is required' },
+    });
+    expect(await h.get('/comments?parent_entity_id=1')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'parent_entity_type is required' },
+    });
+    expect(await h.get('/comments?parent_entity_type=Planet&parent_entity_id=1')).toMatchObject({
+      status: 400,
+      body: { error: 'parent_entity_type must be one of Event, Series, market' },
+    });
+    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=abc')).toMatchObject({
+      status: 400,
+      body: { error: 'parent_entity_id must be a non-negative integer' },
+    });
+    expect(await h.get('/comments?parent_entity_type=Event&parent_entity_id=999999')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
+    expect(await h.get('/comments?event_slug=nope')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    });
+    expect(await h.get('/comments?holders_only=perhaps')).toMatchObject({
+      status: 400,
+      body: { error: 'holders_only must be true or false' },
+    });
+    expect(await h.get('/comments?order=likes')).toMatchObject({
+      status: 400,
+      body: { error: 'order fields are not valid' },
+    });
   });
 });
 
@@ -91,9 +121,18 @@ describe('GET /comments/{id}', () => {
     expect(body[0].replies).toEqual([]);
     expect((await h.get(`/comments/${ids.c1}?offset=1`)).body).toEqual([]);
     expect((await h.get(`/comments/${ids.c3}`)).body).toEqual([]);
-    expect(await h.get('/comments/999999')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await h.get('/comments/x')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'id must be an integer' } });
-    expect(await h.get(`/comments/${ids.c1}?limit=-2`)).toMatchObject({ status: 400, body: { error: 'limit must be a non-negative integer' } });
+    expect(await h.get('/comments/999999')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
+    expect(await h.get('/comments/x')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'id must be an integer' },
+    });
+    expect(await h.get(`/comments/${ids.c1}?limit=-2`)).toMatchObject({
+      status: 400,
+      body: { error: 'limit must be a non-negative integer' },
+    });
   });
 });
 
@@ -101,16 +140,42 @@ describe('GET /public-profile', () => {
   it('finds a profile by proxy wallet or base address, in the contract shape', async () => {
     const { status, body } = await h.get(`/public-profile?address=${ALICE.toUpperCase().replace('0X', '0x')}`);
     expect(status).toBe(200);
-    expect(Object.keys(body)).toEqual(['createdAt', 'proxyWallet', 'profileImage', 'bio', 'pseudonym', 'name', 'xUsername', 'displayUsernamePublic', 'verifiedBadge', 'users']);
-    expect(body).toMatchObject({ proxyWallet: ALICE, name: 'Alice Trader', pseudonym: 'Brave-Otter', displayUsernamePublic: true, verifiedBadge: false });
+    expect(Object.keys(body)).toEqual([
+      'createdAt',
+      'proxyWallet',
+      'profileImage',
+      'bio',
+      'pseudonym',
+      'name',
+      'xUsername',
+      'displayUsernamePublic',
+      'verifiedBadge',
+      'users',
+    ]);
+    expect(body).toMatchObject({
+      proxyWallet: ALICE,
+      name: 'Alice Trader',
+      pseudonym: 'Brave-Otter',
+      displayUsernamePublic: true,
+      verifiedBadge: false,
+    });
     expect((await h.get(`/public-profile?address=${ALICE_BASE}`)).body.proxyWallet).toBe(ALICE);
   });
 
   it('answers missing, malformed and unknown addresses', async () => {
-    expect(await h.get('/public-profile')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'address is required' } });
-    expect(await h.get('/public-profile?address=')).toMatchObject({ status: 400, body: { error: 'address is required' } });
+    expect(await h.get('/public-profile')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'address is required' },
+    });
+    expect(await h.get('/public-profile?address=')).toMatchObject({
+      status: 400,
+      body: { error: 'address is required' },
+    });
     expect(await h.get('/public-profile?address=0x123')).toMatchObject({ status: 400, body: { type: 'bad request' } });
-    expect(await h.get('/public-profile?address=0x0000000000000000000000000000000000000bad')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+    expect(await h.get('/public-profile?address=0x0000000000000000000000000000000000000bad')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
   });
 });
 
@@ -135,25 +200,43 @@ describe('GET /public-search', () => {
     const second = (await h.get('/public-search?q=e&limit_per_type=1&page=2')).body;
     expect(second.events[0].id).not.toBe(paged.events[0].id);
     // 0 per type answered hasMore on every page.
-    expect(await h.get('/public-search?q=e&limit_per_type=0')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'limit_per_type must be a positive integer' } });
+    expect(await h.get('/public-search?q=e&limit_per_type=0')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'limit_per_type must be a positive integer' },
+    });
     expect(idsOf((await h.get('/public-search?q=bitcoin&events_status=closed')).body.events)).toEqual([ids.e3]);
     expect((await h.get('/public-search?q=bitcoin&events_status=active')).body.events).toEqual([]);
     expect((await h.get('/public-search?q=alice&search_profiles=false')).body.profiles).toEqual([]);
   });
 
   it('requires q and refuses bad values', async () => {
-    expect(await h.get('/public-search')).toMatchObject({ status: 400, body: { type: 'bad request', error: 'q is required' } });
+    expect(await h.get('/public-search')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request', error: 'q is required' },
+    });
     expect(await h.get('/public-search?q=%20%20')).toMatchObject({ status: 400, body: { error: 'q is required' } });
-    expect(await h.get(`/public-search?q=${'a'.repeat(300)}`)).toMatchObject({ status: 400, body: { type: 'bad request' } });
-    expect(await h.get('/public-search?q=a&page=0')).toMatchObject({ status: 400, body: { error: 'page must be a positive integer' } });
-    expect(await h.get('/public-search?q=a&events_status=open')).toMatchObject({ status: 400, body: { type: 'bad request' } });
+    expect(await h.get(`/public-search?q=${'a'.repeat(300)}`)).toMatchObject({
+      status: 400,
+      body: { type: 'bad request' },
+    });
+    expect(await h.get('/public-search?q=a&page=0')).toMatchObject({
+      status: 400,
+      body: { error: 'page must be a positive integer' },
+    });
+    expect(await h.get('/public-search?q=a&events_status=open')).toMatchObject({
+      status: 400,
+      body: { type: 'bad request' },
+    });
   });
 });
 
 describe('the HTTP edge', () => {
   it('answers unknown paths and wrong methods in the typed shape', async () => {
     expect(await h.get('/nope')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'not found' } });
-    expect(await h.send('DELETE', '/markets')).toMatchObject({ status: 405, body: { type: 'bad request', error: 'method not allowed' } });
+    expect(await h.send('DELETE', '/markets')).toMatchObject({
+      status: 405,
+      body: { type: 'bad request', error: 'method not allowed' },
+    });
   });
 
   it('answers in the typed shape what the header front refuses itself', async () => {

@@ -24,7 +24,13 @@ describe('demo data', () => {
   it('loads into a running catalog, which reloads once and serves it', async () => {
     const result = await loadDemoCatalog(h.db.sql, demo);
     expect(result.loaded).toBe(true);
-    await eventually(async () => expect((await h.get('/')).body).toMatchObject({ events: demo.events.length + 1, markets: demo.markets.length, comments: demo.comments.length }));
+    await eventually(async () =>
+      expect((await h.get('/')).body).toMatchObject({
+        events: demo.events.length + 1,
+        markets: demo.markets.length,
+        comments: demo.comments.length,
+      }),
+    );
     expect((await h.get('/tags?limit=100')).body).toHaveLength(100);
     expect((await h.get('/tags/slug/politics')).body.label).toBe('Politics');
   });
@@ -33,10 +39,20 @@ describe('demo data', () => {
     const [{ count }] = (await h.db.sql`SELECT count(*)::int AS count FROM markets`) as unknown as [{ count: number }];
     expect(count).toBe(demo.markets.length);
     const sample = demo.markets[3]!;
-    const [row] = await h.db.sql`SELECT token0, token1, tick_size, min_order_size FROM markets WHERE condition_id = ${sample.conditionId}`;
-    expect(row).toMatchObject({ token0: sample.tokens[0], token1: sample.tokens[1], tick_size: sample.tickSize, min_order_size: '5000000' });
+    const [row] = await h.db
+      .sql`SELECT token0, token1, tick_size, min_order_size FROM markets WHERE condition_id = ${sample.conditionId}`;
+    expect(row).toMatchObject({
+      token0: sample.tokens[0],
+      token1: sample.tokens[1],
+      tick_size: sample.tickSize,
+      min_order_size: '5000000',
+    });
     const market = (await h.get(`/markets/${sample.conditionId}`)).body;
-    expect(market).toMatchObject({ conditionId: sample.conditionId, question: sample.question, clobTokenIds: JSON.stringify(sample.tokens) });
+    expect(market).toMatchObject({
+      conditionId: sample.conditionId,
+      question: sample.question,
+      clobTokenIds: JSON.stringify(sample.tokens),
+    });
     expect(market.events[0].title).toBe(demo.events.find((e) => e.id === sample.eventId)!.title);
   });
 
@@ -54,7 +70,9 @@ describe('demo data', () => {
 
   it('is idempotent', async () => {
     expect((await loadDemoCatalog(h.db.sql, demo)).loaded).toBe(false);
-    const [{ count }] = (await h.db.sql`SELECT count(*)::int AS count FROM catalog_events`) as unknown as [{ count: number }];
+    const [{ count }] = (await h.db.sql`SELECT count(*)::int AS count FROM catalog_events`) as unknown as [
+      { count: number },
+    ];
     expect(count).toBe(demo.events.length + 1);
   });
 });

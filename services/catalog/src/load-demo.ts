@@ -21,9 +21,15 @@ const started = performance.now();
 try {
   const demo = generateDemoCatalog({ seed: config.seed, scale: config.scale });
   const result = await loadDemoCatalog(sql, demo);
-  const counts = Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ');
+  const counts = Object.entries(result.counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
   const ms = Math.round(performance.now() - started);
-  console.log(result.loaded ? `load-demo: loaded ${counts} in ${ms} ms` : `load-demo: demo catalog already present (${counts}); nothing to do`);
+  console.log(
+    result.loaded
+      ? `load-demo: loaded ${counts} in ${ms} ms`
+      : `load-demo: demo catalog already present (${counts}); nothing to do`,
+  );
 } catch (error) {
   console.error(`load-demo: FAILED: ${(error as Error).message}`);
   process.exitCode = 1;

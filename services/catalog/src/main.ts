@@ -7,7 +7,8 @@ import { handleStopSignals, reportStartFailures } from '@pmx/config';
 const running = reportStartFailures('catalog');
 
 const config = loadCatalogConfig(process.env);
-if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('catalog: PMX_OPERATOR_KEY is not set; using the development operator key');
+if (config.operatorKey === DEV_OPERATOR_KEY)
+  console.warn('catalog: PMX_OPERATOR_KEY is not set; using the development operator key');
 if (!uwsIsNative) console.warn('catalog: uWebSockets.js native build not loaded; running on its slow fallback');
 const started = performance.now();
 const app = await createCatalogApp(config);

@@ -5,14 +5,25 @@ import { catalogRateLimits } from './rate-limits.ts';
 
 let server: ListeningHttpServer;
 const ok = () => ({ body: '[]' });
-const routes: Route[] = ['/events', '/events/:id', '/markets', '/markets/:id', '/tags', '/tags/:id', '/public-search', '/series'].map((path) => ({ method: 'GET', path, handler: ok }));
+const routes: Route[] = [
+  '/events',
+  '/events/:id',
+  '/markets',
+  '/markets/:id',
+  '/tags',
+  '/tags/:id',
+  '/public-search',
+  '/series',
+].map((path) => ({ method: 'GET', path, handler: ok }));
 
 beforeAll(() => {
   server = createHttpServer({
     routes,
     errorShape: 'typed',
     // A frozen clock: every request of the test falls in one window.
-    hooks: { before: catalogRateLimits({ general: 40, events: 6, markets: 5, listings: 8, tags: 3, search: 4 }, () => 1_000) },
+    hooks: {
+      before: catalogRateLimits({ general: 40, events: 6, markets: 5, listings: 8, tags: 3, search: 4 }, () => 1_000),
+    },
   }).listen(0);
 });
 

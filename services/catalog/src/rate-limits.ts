@@ -3,7 +3,14 @@
 // /markets themselves) 900 combined; GET /tags… 200; GET /public-search 350. A request passes
 // only if all its windows allow it and is then counted in all of them; else 429 + Retry-After.
 
-import { createRateLimiter, rateLimitKeyOfIp, rateLimitHook, type Hook, type RateLimiter, type RequestContext } from '@pmx/http';
+import {
+  createRateLimiter,
+  rateLimitKeyOfIp,
+  rateLimitHook,
+  type Hook,
+  type RateLimiter,
+  type RequestContext,
+} from '@pmx/http';
 
 const WINDOW_MS = 10_000;
 
@@ -44,7 +51,8 @@ export function catalogRateLimits(
   const perRoute: Hook<any> = (ctx) => {
     const key = `${ctx.route.method} ${ctx.route.path}`;
     let hook = hooks.get(key);
-    if (hook === undefined) hooks.set(key, (hook = rateLimitHook({ limiters: windowsOf(ctx.route.method, ctx.route.path), key: byIp })));
+    if (hook === undefined)
+      hooks.set(key, (hook = rateLimitHook({ limiters: windowsOf(ctx.route.method, ctx.route.path), key: byIp })));
     return hook(ctx);
   };
   return [perRoute];

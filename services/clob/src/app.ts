@@ -77,7 +77,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     stallMs: config.shardStallMs,
     onReply: (_shard, reply) => core.applyReply(reply),
     onFault: (shard, error) => {
-      console.error(`clob: FATAL: shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger:`, error);
+      console.error(
+        `clob: FATAL: shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger:`,
+        error,
+      );
       core.halt(`shard ${shard}: ${error.message}`);
       fatal(error);
     },
@@ -88,7 +91,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const funding = new Funding(sql, core.risk);
   core.useShards((market) => shards.shardOf(market));
   // Each GTD is expired at its time (the shards also expire due orders before any command).
-  const gtd = new GtdExpiry(core.openOrders, (market) => void shards.submit(shards.shardOf(market), { type: 'expire' }).catch(() => {}));
+  const gtd = new GtdExpiry(
+    core.openOrders,
+    (market) => void shards.submit(shards.shardOf(market), { type: 'expire' }).catch(() => {}),
+  );
   core.openOrders.onGtd((orderId, expiresAt) => gtd.track(orderId, expiresAt));
 
   const openMarket = async (market: MarketRecord) => {
@@ -98,7 +104,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   for (const market of await markets.load()) await openMarket(market);
   await Promise.all([keys.load(), proxies.load()]);
   const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
-  const follower = ch === undefined ? undefined : new HistoryFollower({ sql, ch, log: (line) => console.error(`clob history: ${line}`) });
+  const follower =
+    ch === undefined
+      ? undefined
+      : new HistoryFollower({ sql, ch, log: (line) => console.error(`clob history: ${line}`) });
   if (follower !== undefined) {
     await follower.start();
     await sql.listen('pmx_ledger', (payload) => {
@@ -109,7 +118,15 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const known = new KnownOrders(sql, { windowMs: config.replayWindowSeconds * 1000 });
   // Closing stops a recovery still waiting (for ingest, for Redis) rather than wait for it.
   const closing = new AbortController();
-  const ready = recoverShards({ sql, shards, core, known, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, signal: closing.signal }).then(async () => {
+  const ready = recoverShards({
+    sql,
+    shards,
+    core,
+    known,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    signal: closing.signal,
+  }).then(async () => {
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
   });
   ready.catch(() => {});
@@ -131,7 +148,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     const result = await orders.cancelAll({ apiKey: key });
     const left = Object.keys(result.not_canceled).length;
     console.log(`clob: API key ${key} ${why}: ${result.canceled.length} open orders cancelled`);
-    if (left > 0) console.warn(`clob: API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`);
+    if (left > 0)
+      console.warn(
+        `clob: API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`,
+      );
   };
   /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
   const whole = () => core.assertAllReady(shards.count);
@@ -143,18 +163,50 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       clear: async (key) => {
         await cancelKeyOrders(key, 'being deleted');
         const left = core.openOrders.ofOwner(key).length + core.openOrders.intentsOf(key).length;
-        if (left > 0) throw new HttpError(503, `${left} of the API key's open orders could not be cancelled (see DELETE /cancel-all); the key was not deleted and still works: retry shortly`);
+        if (left > 0)
+          throw new HttpError(
+            503,
+            `${left} of the API key's open orders could not be cancelled (see DELETE /cancel-all); the key was not deleted and still works: retry shortly`,
+          );
       },
       after: (key) => heartbeats.disarm(key),
     }),
-    ...orderRoutes(orders, core.openOrders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
+    ...orderRoutes(
+      orders,
+      core.openOrders,
+      markets,
+      limits === undefined ? [apiKey] : [apiKey, limits.perKey],
+      whole,
+      (id, ownerKey) => ledgerOrder(sql, id, ownerKey),
+    ),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
-    ...balanceRoutes(core.risk, markets, [apiKey, whole], [config.exchangeAddress, config.negRiskExchangeAddress], (signer, type) => proxies.ofType(signer, type)),
+    ...balanceRoutes(
+      core.risk,
+      markets,
+      [apiKey, whole],
+      [config.exchangeAddress, config.negRiskExchangeAddress],
+      (signer, type) => proxies.ofType(signer, type),
+    ),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...clientCompatRoutes(markets),
-    ...operatorRoutes({ markets, books: core.books, risk: core.risk, funding, proxies, openMarket, ready: () => core.allReady(shards.count), assertReady: whole, shardStatus: () => shards.broadcast({ type: 'status' }), latency: orders.latency, cancelMakerOrders: (maker) => orders.cancelMaker(maker) }, operatorAuth(config.operatorKey)),
+    ...operatorRoutes(
+      {
+        markets,
+        books: core.books,
+        risk: core.risk,
+        funding,
+        proxies,
+        openMarket,
+        ready: () => core.allReady(shards.count),
+        assertReady: whole,
+        shardStatus: () => shards.broadcast({ type: 'status' }),
+        latency: orders.latency,
+        cancelMakerOrders: (maker) => orders.cancelMaker(maker),
+      },
+      operatorAuth(config.operatorKey),
+    ),
   ];
   const server = createHttpServer<any>({
     routes,
@@ -170,7 +222,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     // a switch that expires then stays armed and fires once trading opens.
     if (!core.allReady(shards.count)) return;
     for (const { apiKey: key } of heartbeats.takeExpired()) {
-      cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) => console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error));
+      cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) =>
+        console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error),
+      );
     }
   }, HEARTBEAT_SWEEP_MS);
   sweep.unref();
@@ -182,7 +236,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ready,
     fatal: halted,
     async listen() {
-      served = await serve(server, { host: config.host, port: config.port, headerCompat: config.headerCompat, directPort: config.directPort });
+      served = await serve(server, {
+        host: config.host,
+        port: config.port,
+        headerCompat: config.headerCompat,
+        directPort: config.directPort,
+      });
       return served;
     },
     async close() {

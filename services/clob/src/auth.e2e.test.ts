@@ -35,15 +35,26 @@ describe('level 1: API keys from a wallet signature', () => {
   it('refuses a signature by another wallet, a stale timestamp and missing headers', async () => {
     const trader = new Trader(h.url);
     const other = new Trader(h.url);
-    const forged = { ...(await other.l1Headers()), 'SVC_ADDRESS': trader.address };
-    expect(await trader.send('POST', '/auth/api-key', { headers: forged })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/Invalid L1/) } });
+    const forged = { ...(await other.l1Headers()), SVC_ADDRESS: trader.address };
+    expect(await trader.send('POST', '/auth/api-key', { headers: forged })).toMatchObject({
+      status: 401,
+      body: { error: expect.stringMatching(/Invalid L1/) },
+    });
     const stale = await trader.l1Headers(0, Math.floor(Date.now() / 1000) - 120);
-    expect(await trader.send('POST', '/auth/api-key', { headers: stale })).toMatchObject({ status: 401, body: { error: expect.stringMatching(/SVC_TIMESTAMP/) } });
-    const { 'SVC_SIGNATURE': _, ...unsigned } = await trader.l1Headers();
-    expect(await trader.send('POST', '/auth/api-key', { headers: unsigned })).toEqual(expect.objectContaining({ status: 401, body: { error: 'missing header SVC_SIGNATURE' } }));
+    expect(await trader.send('POST', '/auth/api-key', { headers: stale })).toMatchObject({
+      status: 401,
+      body: { error: expect.stringMatching(/SVC_TIMESTAMP/) },
+    });
+    const { SVC_SIGNATURE: _, ...unsigned } = await trader.l1Headers();
+    expect(await trader.send('POST', '/auth/api-key', { headers: unsigned })).toEqual(
+      expect.objectContaining({ status: 401, body: { error: 'missing header SVC_SIGNATURE' } }),
+    );
     // 78 digits but past uint256: the nonce is named, not the signature.
-    const tooLarge = { ...(await trader.l1Headers()), 'SVC_NONCE': String(1n << 256n) };
-    expect(await trader.send('POST', '/auth/api-key', { headers: tooLarge })).toMatchObject({ status: 401, body: { error: 'SVC_NONCE must be at most 2^256 - 1 (a uint256)' } });
+    const tooLarge = { ...(await trader.l1Headers()), SVC_NONCE: String(1n << 256n) };
+    expect(await trader.send('POST', '/auth/api-key', { headers: tooLarge })).toMatchObject({
+      status: 401,
+      body: { error: 'SVC_NONCE must be at most 2^256 - 1 (a uint256)' },
+    });
   });
 
   it('derive answers 400 when no key exists for that nonce', async () => {
@@ -66,10 +77,17 @@ describe('level 2: API key and HMAC', () => {
     const headers = trader.l2Headers('GET', '/data/orders');
     const bytes = Buffer.from(headers['SVC_SIGNATURE']!, 'base64url');
     for (const signature of [bytes.toString('hex'), '0x' + bytes.toString('hex'), bytes.toString('base64')]) {
-      expect((await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': signature } })).status).toBe(200);
+      expect(
+        (await trader.send('GET', '/data/orders', { headers: { ...headers, SVC_SIGNATURE: signature } })).status,
+      ).toBe(200);
     }
-    const garbled = await trader.send('GET', '/data/orders', { headers: { ...headers, 'SVC_SIGNATURE': bytes.toString('hex').slice(1) } });
-    expect(garbled).toMatchObject({ status: 401, body: { error: 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)' } });
+    const garbled = await trader.send('GET', '/data/orders', {
+      headers: { ...headers, SVC_SIGNATURE: bytes.toString('hex').slice(1) },
+    });
+    expect(garbled).toMatchObject({
+      status: 401,
+      body: { error: 'SVC_SIGNATURE must be the HMAC-SHA256 as 64 hex digits or as base64 (URL-safe or standard)' },
+    });
   });
 
   it.each([
@@ -81,29 +99,53 @@ describe('level 2: API key and HMAC', () => {
   ])('refuses a request without %s', async (name, message) => {
     const headers = trader.l2Headers('GET', '/data/orders');
     delete headers[name];
-    expect(await trader.send('GET', '/data/orders', { headers })).toMatchObject({ status: 401, body: { error: message } });
+    expect(await trader.send('GET', '/data/orders', { headers })).toMatchObject({
+      status: 401,
+      body: { error: message },
+    });
   });
 
   it('names a header sent twice, in one spelling or both', async () => {
     const headers = trader.l2Headers('GET', '/data/orders');
     const both = { ...headers, 'SVC-TIMESTAMP': headers['SVC_TIMESTAMP']! };
-    expect(await trader.send('GET', '/data/orders', { headers: both })).toMatchObject({ status: 401, body: { error: 'SVC_TIMESTAMP sent more than once' } });
+    expect(await trader.send('GET', '/data/orders', { headers: both })).toMatchObject({
+      status: 401,
+      body: { error: 'SVC_TIMESTAMP sent more than once' },
+    });
     const wallet = { ...(await trader.l1Headers()) };
     const twice = { ...wallet, 'SVC-ADDRESS': wallet['SVC_ADDRESS']! };
-    expect(await trader.send('POST', '/auth/api-key', { headers: twice })).toMatchObject({ status: 401, body: { error: 'SVC_ADDRESS sent more than once' } });
+    expect(await trader.send('POST', '/auth/api-key', { headers: twice })).toMatchObject({
+      status: 401,
+      body: { error: 'SVC_ADDRESS sent more than once' },
+    });
   });
 
   it('refuses a wrong HMAC, a signature over another body, a stale timestamp, a wrong passphrase, an unknown key and another address', async () => {
     const base = trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}');
     const cases: [Record<string, string>, RegExp][] = [
-      [{ ...base, 'SVC_SIGNATURE': signL2(Buffer.alloc(32).toString('base64url'), base['SVC_TIMESTAMP']!, 'DELETE', '/order', '{"orderID":"0x1"}') }, /SVC_SIGNATURE/],
-      [{ ...base, 'SVC_SIGNATURE': trader.l2Headers('DELETE', '/order', '{"orderID":"0x2"}')['SVC_SIGNATURE']! }, /SVC_SIGNATURE/],
+      [
+        {
+          ...base,
+          SVC_SIGNATURE: signL2(
+            Buffer.alloc(32).toString('base64url'),
+            base['SVC_TIMESTAMP']!,
+            'DELETE',
+            '/order',
+            '{"orderID":"0x1"}',
+          ),
+        },
+        /SVC_SIGNATURE/,
+      ],
+      [
+        { ...base, SVC_SIGNATURE: trader.l2Headers('DELETE', '/order', '{"orderID":"0x2"}')['SVC_SIGNATURE']! },
+        /SVC_SIGNATURE/,
+      ],
       [trader.l2Headers('DELETE', '/order', '{"orderID":"0x1"}', Math.floor(Date.now() / 1000) - 31), /SVC_TIMESTAMP/],
-      [{ ...base, 'SVC_PASSPHRASE': 'f'.repeat(64) }, /SVC_PASSPHRASE/],
-      [{ ...base, 'SVC_API_KEY': '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
+      [{ ...base, SVC_PASSPHRASE: 'f'.repeat(64) }, /SVC_PASSPHRASE/],
+      [{ ...base, SVC_API_KEY: '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
       // Not a uuid at all: an unknown key, not a database error.
-      [{ ...base, 'SVC_API_KEY': '-'.repeat(36) }, /Invalid api key/],
-      [{ ...base, 'SVC_ADDRESS': new Trader(h.url).address }, /SVC_ADDRESS/],
+      [{ ...base, SVC_API_KEY: '-'.repeat(36) }, /Invalid api key/],
+      [{ ...base, SVC_ADDRESS: new Trader(h.url).address }, /SVC_ADDRESS/],
     ];
     for (const [headers, message] of cases) {
       const response = await trader.send('DELETE', '/order', { headers, body: '{"orderID":"0x1"}' });
@@ -118,11 +160,15 @@ describe('level 2: API key and HMAC', () => {
     const listed = await owner.authed('GET', '/auth/api-keys');
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
     // Postgres fails the delete: 503, and the key still works (it still exists), for a retry.
-    await h.sql.unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+    await h.sql
+      .unsafe(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
                         CREATE TRIGGER refuse_delete BEFORE DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION refuse_delete();`);
     try {
       const failed = await owner.authed('DELETE', '/auth/api-key');
-      expect([failed.status, failed.body.error]).toEqual([503, expect.stringMatching(/could not be deleted .* it still works: retry shortly$/)]);
+      expect([failed.status, failed.body.error]).toEqual([
+        503,
+        expect.stringMatching(/could not be deleted .* it still works: retry shortly$/),
+      ]);
       expect((await owner.authed('GET', '/data/orders')).status).toBe(200);
     } finally {
       await h.sql.unsafe('DROP TRIGGER refuse_delete ON api_keys; DROP FUNCTION refuse_delete();');
@@ -147,7 +193,10 @@ describe('level 2: API key and HMAC', () => {
     const verify = SignatureCheck.prototype.verify;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const spy = vi.spyOn(SignatureCheck.prototype, 'verify').mockImplementation(async function (this: SignatureCheck, ...args) {
+    const spy = vi.spyOn(SignatureCheck.prototype, 'verify').mockImplementation(async function (
+      this: SignatureCheck,
+      ...args
+    ) {
       await held;
       return verify.apply(this, args);
     });
@@ -166,7 +215,9 @@ describe('level 2: API key and HMAC', () => {
     expect(open).toEqual([kept]);
     expect(h.app.core.openOrders.get(resting)).toBeUndefined();
     expect(h.app.core.risk.reserved(resting)).toBe(0);
-    expect((await second.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(String(97n * 1_000_000n));
+    expect((await second.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.allowance).toBe(
+      String(97n * 1_000_000n),
+    );
     h.expectConsistent();
   });
 
@@ -188,7 +239,10 @@ describe('level 2: API key and HMAC', () => {
     });
     try {
       const failed = await owner.authed('DELETE', '/auth/api-key');
-      expect([failed.status, failed.body.error]).toEqual([503, expect.stringMatching(/could not be cancelled .* the key was not deleted and still works/)]);
+      expect([failed.status, failed.body.error]).toEqual([
+        503,
+        expect.stringMatching(/could not be cancelled .* the key was not deleted and still works/),
+      ]);
       expect(await rows()).toBe(1);
       expect((await owner.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([resting]);
 
@@ -213,7 +267,10 @@ describe('level 2: API key and HMAC', () => {
   it('takes a key only as issued, so no other spelling outlives its deletion', async () => {
     const owner = new Trader(h.url);
     await owner.createApiKey();
-    const upper = () => ({ ...owner.l2Headers('GET', '/data/orders'), SVC_API_KEY: owner.credentials!.apiKey.toUpperCase() });
+    const upper = () => ({
+      ...owner.l2Headers('GET', '/data/orders'),
+      SVC_API_KEY: owner.credentials!.apiKey.toUpperCase(),
+    });
     // Postgres matches a uuid in any case; the key used upper-case once stayed cached under that
     // spelling after DELETE cleared the issued one.
     expect((await owner.send('GET', '/data/orders', { headers: upper() })).status).toBe(401);
@@ -238,8 +295,14 @@ describe('operator API', () => {
   it('needs the operator bearer token', async () => {
     const url = `${h.url}/operator/balances?address=0x${'1'.repeat(40)}`;
     const wrong = await fetch(url, { headers: { authorization: 'Bearer wrong' } });
-    expect([wrong.status, await wrong.json()]).toEqual([401, { error: 'wrong operator key (the server reads PMX_OPERATOR_KEY)' }]);
+    expect([wrong.status, await wrong.json()]).toEqual([
+      401,
+      { error: 'wrong operator key (the server reads PMX_OPERATOR_KEY)' },
+    ]);
     const missing = await fetch(url);
-    expect([missing.status, await missing.json()]).toEqual([401, { error: 'operator key required (Authorization: Bearer …)' }]);
+    expect([missing.status, await missing.json()]).toEqual([
+      401,
+      { error: 'operator key required (Authorization: Bearer …)' },
+    ]);
   });
 });

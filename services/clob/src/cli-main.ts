@@ -22,7 +22,9 @@ const code = await runCli(process.argv.slice(2), {
 // A failed write is reported on a later turn of the event loop.
 await new Promise((resolve) => setImmediate(resolve));
 if (unwritten !== undefined && unwritten.code !== 'EPIPE') {
-  console.error(`pmx: the command was carried out${code === 0 ? '' : ` (exit ${code})`}, but its result could not be written to standard output: ${unwritten.message}`);
+  console.error(
+    `pmx: the command was carried out${code === 0 ? '' : ` (exit ${code})`}, but its result could not be written to standard output: ${unwritten.message}`,
+  );
   process.exitCode = code === 0 ? 1 : code;
 } else {
   // EPIPE: whoever reads the output stopped reading; nothing is left to say to them.

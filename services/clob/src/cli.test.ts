@@ -20,8 +20,28 @@ describe('pmx', () => {
   it('creates a market, funds an address, shows and withdraws its balance', async () => {
     const conditionId = `0x${randomBytes(32).toString('hex')}`;
     const address = `0x${randomBytes(20).toString('hex')}`;
-    expect(await runCli(['market', 'create', '--condition-id', conditionId, '--question', 'Will it work?', '--tokens', '9001,9002', '--tick-size', '0.001'], ctx())).toBe(0);
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ condition_id: conditionId, minimum_tick_size: 0.001, assets_ids: ['9001', '9002'] });
+    expect(
+      await runCli(
+        [
+          'market',
+          'create',
+          '--condition-id',
+          conditionId,
+          '--question',
+          'Will it work?',
+          '--tokens',
+          '9001,9002',
+          '--tick-size',
+          '0.001',
+        ],
+        ctx(),
+      ),
+    ).toBe(0);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      condition_id: conditionId,
+      minimum_tick_size: 0.001,
+      assets_ids: ['9001', '9002'],
+    });
     expect(await runCli(['fund', address, '100.5'], ctx())).toBe(0);
     expect(await runCli(['fund', address, '7', '--token', '9001'], ctx())).toBe(0);
     expect(await runCli(['balances', address], ctx())).toBe(0);
@@ -60,7 +80,12 @@ describe('pmx', () => {
     expect(lines.at(-1)).toMatch(/amount must be a positive number/);
     // Not a stack trace: `-5` reads as an option, a mistyped option is unknown, and an amount
     // written with a space must not fund its first part.
-    for (const argv of [['fund', '0xabc', '-5'], ['fund', '0xabc', '5', '--tokn', '1'], ['fund', '0xabc', '1', '000'], ['markets', 'all']]) {
+    for (const argv of [
+      ['fund', '0xabc', '-5'],
+      ['fund', '0xabc', '5', '--tokn', '1'],
+      ['fund', '0xabc', '1', '000'],
+      ['markets', 'all'],
+    ]) {
       expect(await runCli(argv, ctx())).toBe(2);
       expect(lines.at(-1)).toMatch(/usage:/);
     }
@@ -76,7 +101,11 @@ describe('pmx', () => {
   it('prints failures apart from results, so a script can pipe the JSON on', async () => {
     const out: string[] = [];
     const errors: string[] = [];
-    const split = { ...ctx(), print: (line: string) => out.push(line), printError: (line: string) => errors.push(line) };
+    const split = {
+      ...ctx(),
+      print: (line: string) => out.push(line),
+      printError: (line: string) => errors.push(line),
+    };
     expect(await runCli(['balances', `0x${'3'.repeat(40)}`], split)).toBe(0);
     expect(await runCli(['markets'], { ...split, url: 'http://127.0.0.1:1' })).toBe(1);
     expect(out).toHaveLength(1);
@@ -104,9 +133,15 @@ describe('pmx', () => {
       expect(await runCli(['fund', address, '5'], { ...ctx(), url: flakyUrl })).toBe(1);
       const key = (JSON.parse(bodies[0]!) as { idempotency_key: string }).idempotency_key;
       expect(key).toMatch(/^pmx-[0-9a-f-]{36}$/);
-      expect(lines.at(-1)).toMatch(new RegExp(`may have been applied: run the same command with --idempotency-key ${key} to apply it at most once$`));
+      expect(lines.at(-1)).toMatch(
+        new RegExp(
+          `may have been applied: run the same command with --idempotency-key ${key} to apply it at most once$`,
+        ),
+      );
       expect(await runCli(['withdraw', address, '5'], { ...ctx(), url: flakyUrl, timeoutMs: 200 })).toBe(1);
-      expect(lines.at(-1)).toMatch(/^pmx: no answer from the server .* within 0\.2 s\nthe withdraw may have been applied/);
+      expect(lines.at(-1)).toMatch(
+        /^pmx: no answer from the server .* within 0\.2 s\nthe withdraw may have been applied/,
+      );
     } finally {
       flaky.close();
     }
@@ -138,7 +173,9 @@ describe('pmx', () => {
     try {
       const funded = await run(['fund', address, '7'], full);
       expect(funded.code).toBe(1);
-      expect(funded.stderr).toMatch(/^pmx: the command was carried out, but its result could not be written to standard output: ENOSPC[^\n]*\n$/);
+      expect(funded.stderr).toMatch(
+        /^pmx: the command was carried out, but its result could not be written to standard output: ENOSPC[^\n]*\n$/,
+      );
     } finally {
       closeSync(full);
     }

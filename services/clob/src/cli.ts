@@ -40,7 +40,8 @@ class OutcomeUnknown extends Error {}
 
 function baseUnits(amount: string | undefined): string {
   const value = amount === undefined ? null : parseDecimal(amount, 6);
-  if (value === null || value === 0n) throw new UsageError(`amount must be a positive number with at most 6 decimals, got ${amount}`);
+  if (value === null || value === 0n)
+    throw new UsageError(`amount must be a positive number with at most 6 decimals, got ${amount}`);
   return value.toString();
 }
 
@@ -53,14 +54,20 @@ async function call(ctx: CliContext, method: string, path: string, body?: unknow
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   }).catch((error: Error) => {
-    if (error.name === 'TimeoutError') throw new OutcomeUnknown(`no answer from the server at ${ctx.url} (PMX_CLOB_URL) within ${timeoutMs / 1000} s`);
+    if (error.name === 'TimeoutError')
+      throw new OutcomeUnknown(`no answer from the server at ${ctx.url} (PMX_CLOB_URL) within ${timeoutMs / 1000} s`);
     const cause = (error.cause as Error | undefined)?.message;
     // Refused before sending (nothing listens) is certain; anything else may have reached it.
     const refused = (error.cause as { code?: string } | undefined)?.code === 'ECONNREFUSED';
-    throw new (refused ? Error : OutcomeUnknown)(`cannot reach the server at ${ctx.url} (PMX_CLOB_URL): ${cause ?? error.message}`);
+    throw new (refused ? Error : OutcomeUnknown)(
+      `cannot reach the server at ${ctx.url} (PMX_CLOB_URL): ${cause ?? error.message}`,
+    );
   });
   const payload = (await response.json().catch(() => ({}))) as { error?: string };
-  if (!response.ok) throw new (response.status >= 500 ? OutcomeUnknown : Error)(`${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim());
+  if (!response.ok)
+    throw new (response.status >= 500 ? OutcomeUnknown : Error)(
+      `${method} ${path}: ${response.status} ${payload.error ?? ''}`.trim(),
+    );
   return payload;
 }
 
@@ -69,7 +76,9 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   try {
     return await runCommand(argv, ctx);
   } catch (error) {
-    (ctx.printError ?? ctx.print)(error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`);
+    (ctx.printError ?? ctx.print)(
+      error instanceof UsageError ? `${error.message}\n${USAGE}` : `pmx: ${(error as Error).message}`,
+    );
     return error instanceof UsageError ? 2 : 1;
   }
 }
@@ -95,7 +104,8 @@ function parse(argv: string[]) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError((error as Error).message);
     throw error;
   }
 }
@@ -119,7 +129,8 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
       if (rest[0] !== 'create' || rest.length !== 1) throw new UsageError('pmx market create …');
       const tokens = (values.tokens ?? '').split(',');
       const outcomes = values.outcomes.split(',');
-      if (tokens.length !== 2 || outcomes.length !== 2) throw new UsageError('--tokens and --outcomes take two comma-separated values');
+      if (tokens.length !== 2 || outcomes.length !== 2)
+        throw new UsageError('--tokens and --outcomes take two comma-separated values');
       show(
         await call(ctx, 'POST', '/operator/markets', {
           condition_id: values['condition-id'],
@@ -134,7 +145,11 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
     }
     case 'fund':
     case 'withdraw': {
-      const [address, amount] = operands(rest, 2, `pmx ${command} <address> <amount> [--token <token id>] [--idempotency-key K]`);
+      const [address, amount] = operands(
+        rest,
+        2,
+        `pmx ${command} <address> <amount> [--token <token id>] [--idempotency-key K]`,
+      );
       // Every transfer carries a key, so one whose answer was lost can be sent again safely.
       const key = values['idempotency-key'] ?? `pmx-${randomUUID()}`;
       const body = { address, asset: values.token ?? 'collateral', amount: baseUnits(amount), idempotency_key: key };
@@ -142,7 +157,9 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
         show(await call(ctx, 'POST', `/operator/${command === 'fund' ? 'deposit' : 'withdraw'}`, body));
       } catch (error) {
         if (!(error instanceof OutcomeUnknown)) throw error;
-        throw new Error(`${error.message}\nthe ${command} may have been applied: run the same command with --idempotency-key ${key} to apply it at most once`);
+        throw new Error(
+          `${error.message}\nthe ${command} may have been applied: run the same command with --idempotency-key ${key} to apply it at most once`,
+        );
       }
       return 0;
     }
@@ -153,7 +170,14 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
     }
     case 'proxy': {
       const [proxy, signer] = operands(rest, 2, 'pmx proxy <proxy> <signer> [--type 1|2] [--replace]');
-      show(await call(ctx, 'POST', '/operator/proxy-wallets', { proxy, signer, signature_type: Number(values.type), ...(values.replace ? { replace: true } : {}) }));
+      show(
+        await call(ctx, 'POST', '/operator/proxy-wallets', {
+          proxy,
+          signer,
+          signature_type: Number(values.type),
+          ...(values.replace ? { replace: true } : {}),
+        }),
+      );
       return 0;
     }
     case 'markets': {
@@ -173,8 +197,11 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
 /** Every page of GET /markets (the server's cursor: `MA==` first, `LTE=` after the last). */
 async function allMarkets(ctx: CliContext): Promise<unknown[]> {
   const markets: unknown[] = [];
-  for (let cursor = 'MA=='; cursor !== 'LTE='; ) {
-    const page = (await call(ctx, 'GET', `/markets?next_cursor=${encodeURIComponent(cursor)}`)) as { data: unknown[]; next_cursor: string };
+  for (let cursor = 'MA=='; cursor !== 'LTE=';) {
+    const page = (await call(ctx, 'GET', `/markets?next_cursor=${encodeURIComponent(cursor)}`)) as {
+      data: unknown[];
+      next_cursor: string;
+    };
     markets.push(...page.data);
     cursor = page.next_cursor;
   }

@@ -6,13 +6,23 @@ import { loadClobConfig } from './config.ts';
 
 describe('loadClobConfig', () => {
   it('has defaults that run on a fresh machine', () => {
-    expect(loadClobConfig({})).toMatchObject({ host: '127.0.0.1', port: 8080, authWindowSeconds: 30, chainId: 137, corsOrigin: '*' });
+    expect(loadClobConfig({})).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      authWindowSeconds: 30,
+      chainId: 137,
+      corsOrigin: '*',
+    });
   });
 
   it('takes one CORS origin, any (*), or none (off)', () => {
-    expect(loadClobConfig({ PMX_CORS_ORIGIN: 'https://app.example.com:8443' }).corsOrigin).toBe('https://app.example.com:8443');
+    expect(loadClobConfig({ PMX_CORS_ORIGIN: 'https://app.example.com:8443' }).corsOrigin).toBe(
+      'https://app.example.com:8443',
+    );
     expect(loadClobConfig({ PMX_CORS_ORIGIN: 'off' }).corsOrigin).toBeUndefined();
-    expect(() => loadClobConfig({ PMX_CORS_ORIGIN: 'https://a.example, https://b.example' })).toThrow(/PMX_CORS_ORIGIN must be \*, off or an origin/);
+    expect(() => loadClobConfig({ PMX_CORS_ORIGIN: 'https://a.example, https://b.example' })).toThrow(
+      /PMX_CORS_ORIGIN must be \*, off or an origin/,
+    );
   });
 
   it('refuses values that would fail every request later', () => {
@@ -39,12 +49,18 @@ describe('loadClobConfig', () => {
     expect(loadClobConfig({ PMX_CLOB_HOST: '::1', PMX_CLOB_PORT: '9000' }).url).toBe('http://[::1]:9000');
     expect(loadClobConfig({ ...key, PMX_CLOB_HOST: '::' }).url).toBe('http://[::1]:8080');
     expect(loadClobConfig({ ...key, PMX_CLOB_HOST: '0.0.0.0' }).url).toBe('http://127.0.0.1:8080');
-    for (const host of ['::1', '::']) expect(() => new URL(loadClobConfig({ ...key, PMX_CLOB_HOST: host }).url)).not.toThrow();
-    expect(loadClobConfig({ PMX_DEMO_FUND: `0x${'ab'.repeat(20)}, 0x${'CD'.repeat(20)}` }).demoFund).toEqual([`0x${'ab'.repeat(20)}`, `0x${'CD'.repeat(20)}`]);
+    for (const host of ['::1', '::'])
+      expect(() => new URL(loadClobConfig({ ...key, PMX_CLOB_HOST: host }).url)).not.toThrow();
+    expect(loadClobConfig({ PMX_DEMO_FUND: `0x${'ab'.repeat(20)}, 0x${'CD'.repeat(20)}` }).demoFund).toEqual([
+      `0x${'ab'.repeat(20)}`,
+      `0x${'CD'.repeat(20)}`,
+    ]);
   });
 
   it('needs a real operator key when it listens beyond this machine', () => {
     expect(() => loadClobConfig({ PMX_CLOB_HOST: '0.0.0.0' })).toThrow(/PMX_OPERATOR_KEY must be set/);
-    expect(loadClobConfig({ PMX_CLOB_HOST: '0.0.0.0', PMX_OPERATOR_KEY: 'f3a9c1d27be04e6a' }).operatorKey).toBe('f3a9c1d27be04e6a');
+    expect(loadClobConfig({ PMX_CLOB_HOST: '0.0.0.0', PMX_OPERATOR_KEY: 'f3a9c1d27be04e6a' }).operatorKey).toBe(
+      'f3a9c1d27be04e6a',
+    );
   });
 });

@@ -6,7 +6,18 @@ import { ADDRESS_HEX } from '@pmx/codec';
 // The constants alone: the package's index loads the native recovery addon (and logs which), which
 // the `pmx` command line, reading this config, has no use for.
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@pmx/signing/exchanges';
-import { ConfigError, connectionSettings, envBool, envCorsOrigin, envInt, envList, envMatch, envOperatorKey, envString, type Env } from '@pmx/config';
+import {
+  ConfigError,
+  connectionSettings,
+  envBool,
+  envCorsOrigin,
+  envInt,
+  envList,
+  envMatch,
+  envOperatorKey,
+  envString,
+  type Env,
+} from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
@@ -78,7 +89,8 @@ function reachable(host: string): string {
 function envAddresses(env: Env, name: string): string[] {
   const list = envList(env, name, []);
   const bad = list.find((address) => !ADDRESS_HEX.test(address));
-  if (bad !== undefined) throw new ConfigError(name, `must be 0x-prefixed 20-byte addresses separated by commas, got "${bad}"`);
+  if (bad !== undefined)
+    throw new ConfigError(name, `must be 0x-prefixed 20-byte addresses separated by commas, got "${bad}"`);
   return list;
 }
 
@@ -103,8 +115,20 @@ export function loadClobConfig(env: Env): ClobConfig {
     redisPrefix: connections.redisPrefix,
     operatorKey: envOperatorKey(env, host),
     chainId: envInt(env, 'PMX_CHAIN_ID', DEFAULT_CHAIN_ID, { min: 1 }),
-    exchangeAddress: envMatch(env, 'PMX_EXCHANGE_ADDRESS', DEFAULT_EXCHANGE, ADDRESS_HEX, 'a 0x-prefixed 20-byte address'),
-    negRiskExchangeAddress: envMatch(env, 'PMX_NEG_RISK_EXCHANGE_ADDRESS', DEFAULT_NEG_RISK_EXCHANGE, ADDRESS_HEX, 'a 0x-prefixed 20-byte address'),
+    exchangeAddress: envMatch(
+      env,
+      'PMX_EXCHANGE_ADDRESS',
+      DEFAULT_EXCHANGE,
+      ADDRESS_HEX,
+      'a 0x-prefixed 20-byte address',
+    ),
+    negRiskExchangeAddress: envMatch(
+      env,
+      'PMX_NEG_RISK_EXCHANGE_ADDRESS',
+      DEFAULT_NEG_RISK_EXCHANGE,
+      ADDRESS_HEX,
+      'a 0x-prefixed 20-byte address',
+    ),
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),

@@ -15,7 +15,10 @@ const QUESTIONS: [string, NewMarket['tickSize']][] = [
 ];
 
 function hex(seed: string, bytes: number): string {
-  return createHash('sha256').update(seed).digest('hex').slice(0, bytes * 2);
+  return createHash('sha256')
+    .update(seed)
+    .digest('hex')
+    .slice(0, bytes * 2);
 }
 
 /** A decimal token id from a seed (uint256, as on chain). */
@@ -50,6 +53,7 @@ export async function seedDemo(
     if (created !== 'exists') await deps.openMarket(created);
   }
   for (const address of fundAddresses) {
-    if (deps.risk.balance(address.toLowerCase(), COLLATERAL).total === 0) await deps.funding.deposit(address, COLLATERAL, DEMO_FUNDING);
+    if (deps.risk.balance(address.toLowerCase(), COLLATERAL).total === 0)
+      await deps.funding.deposit(address, COLLATERAL, DEMO_FUNDING);
   }
 }

@@ -24,7 +24,8 @@ async function bot(): Promise<Trader> {
   return trader;
 }
 
-const beat = async (trader: Trader, id: string | undefined) => trader.authed('POST', '/v1/heartbeats', id === undefined ? undefined : { heartbeat_id: id });
+const beat = async (trader: Trader, id: string | undefined) =>
+  trader.authed('POST', '/v1/heartbeats', id === undefined ? undefined : { heartbeat_id: id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const openOrders = async (trader: Trader) => (await trader.authed('GET', '/data/orders')).body.data.length as number;
 
@@ -41,14 +42,18 @@ describe('heartbeats', () => {
     await mm.placeOrder({ tokenId: no, ...limit('BUY', '0.50', 10) });
     await bystander.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) });
 
-    for (let i = 0; i < 8; i++) { // 2.4 s, past the 2 s timeout
+    for (let i = 0; i < 8; i++) {
+      // 2.4 s, past the 2 s timeout
       await sleep(300);
       expect((await beat(mm, id)).body).toEqual({ heartbeat_id: id });
     }
     expect(await openOrders(mm)).toBe(2);
 
     await expect.poll(() => openOrders(mm), { timeout: 8000, interval: 100 }).toBe(0);
-    expect((await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body).toMatchObject({ balance: String(100n * USDC), allowance: String(100n * USDC) });
+    expect((await mm.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body).toMatchObject({
+      balance: String(100n * USDC),
+      allowance: String(100n * USDC),
+    });
     expect(await openOrders(bystander)).toBe(1);
     // The old id is gone; "" arms a new switch.
     expect((await beat(mm, id)).status).toBe(400);

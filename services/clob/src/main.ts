@@ -9,7 +9,8 @@ import { handleStopSignals, reportStartFailures } from '@pmx/config';
 const running = reportStartFailures('clob');
 
 const config = loadClobConfig(process.env);
-if (config.operatorKey === DEV_OPERATOR_KEY) console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
+if (config.operatorKey === DEV_OPERATOR_KEY)
+  console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
 if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; running on its slow fallback');
 const app = await createClobApp(config);
 const listening = await app.listen();
@@ -20,7 +21,9 @@ app.ready.catch((error: unknown) => {
 });
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
 running();
-console.log(`clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`);
+console.log(
+  `clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`,
+);
 
 // One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close
 // twice, and the fault's exit status stands.

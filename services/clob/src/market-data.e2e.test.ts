@@ -32,33 +32,68 @@ const get = (path: string) => mm.send('GET', path);
 describe('books', () => {
   it('lists bids ascending and asks descending (best last), mirrored orders included, with a checkable hash', async () => {
     const { body } = await get(`/book?token_id=${market.yes}`);
-    expect(body.bids).toEqual([{ price: '0.4', size: '10' }, { price: '0.42', size: '20' }]);
-    expect(body.asks).toEqual([{ price: '0.48', size: '5' }, { price: '0.47', size: '30' }]);
-    expect(Object.keys(body)).toEqual(['market', 'asset_id', 'timestamp', 'hash', 'bids', 'asks', 'min_order_size', 'tick_size', 'neg_risk', 'last_trade_price']);
+    expect(body.bids).toEqual([
+      { price: '0.4', size: '10' },
+      { price: '0.42', size: '20' },
+    ]);
+    expect(body.asks).toEqual([
+      { price: '0.48', size: '5' },
+      { price: '0.47', size: '30' },
+    ]);
+    expect(Object.keys(body)).toEqual([
+      'market',
+      'asset_id',
+      'timestamp',
+      'hash',
+      'bids',
+      'asks',
+      'min_order_size',
+      'tick_size',
+      'neg_risk',
+      'last_trade_price',
+    ]);
     expect(body.timestamp).toMatch(/^\d{13}$/);
-    expect(body.hash).toBe(createHash('sha1').update(JSON.stringify({ ...body, hash: '' })).digest('hex'));
+    expect(body.hash).toBe(
+      createHash('sha1')
+        .update(JSON.stringify({ ...body, hash: '' }))
+        .digest('hex'),
+    );
   });
 
   it("shows the second token's book as the mirror", async () => {
     const { body } = await get(`/book?token_id=${market.no}`);
-    expect(body.bids).toEqual([{ price: '0.52', size: '5' }, { price: '0.53', size: '30' }]);
-    expect(body.asks).toEqual([{ price: '0.6', size: '10' }, { price: '0.58', size: '20' }]);
+    expect(body.bids).toEqual([
+      { price: '0.52', size: '5' },
+      { price: '0.53', size: '30' },
+    ]);
+    expect(body.asks).toEqual([
+      { price: '0.6', size: '10' },
+      { price: '0.58', size: '20' },
+    ]);
   });
 
   it('shows a change of the book in the next read, in both tokens (the serialised book is cached per change)', async () => {
     const before = (await get(`/book?token_id=${market.yes}`)).body;
     const placed = await mm.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.41', 5) });
     const after = (await get(`/book?token_id=${market.yes}`)).body;
-    expect(after.bids).toEqual([{ price: '0.4', size: '10' }, { price: '0.41', size: '5' }, { price: '0.42', size: '20' }]);
+    expect(after.bids).toEqual([
+      { price: '0.4', size: '10' },
+      { price: '0.41', size: '5' },
+      { price: '0.42', size: '20' },
+    ]);
     expect(after.hash).not.toBe(before.hash);
     const [no] = (await mm.send('POST', '/books', { body: JSON.stringify([{ token_id: market.no }]) })).body;
     expect(no.asks).toContainEqual({ price: '0.59', size: '5' });
-    expect((await mm.authed('DELETE', '/order', { orderID: placed.body.orderID })).body.canceled).toEqual([placed.body.orderID]);
+    expect((await mm.authed('DELETE', '/order', { orderID: placed.body.orderID })).body.canceled).toEqual([
+      placed.body.orderID,
+    ]);
     expect((await get(`/book?token_id=${market.yes}`)).body.bids).toEqual(before.bids);
   });
 
   it('POST /books answers each token in order', async () => {
-    const { body } = await mm.send('POST', '/books', { body: JSON.stringify([{ token_id: market.no }, { token_id: market.yes }]) });
+    const { body } = await mm.send('POST', '/books', {
+      body: JSON.stringify([{ token_id: market.no }, { token_id: market.yes }]),
+    });
     expect(body.map((b: { asset_id: string }) => b.asset_id)).toEqual([market.no, market.yes]);
   });
 });
@@ -69,8 +104,13 @@ describe('prices', () => {
     expect((await get(`/price?token_id=${market.yes}&side=SELL`)).body).toEqual({ price: '0.47' });
     expect((await get(`/price?token_id=${market.yes}&side=buy`)).body).toEqual({ price: '0.42' });
     expect((await get(`/price?token_id=${market.yes}&side=Sell`)).body).toEqual({ price: '0.47' });
-    const prices = await mm.send('POST', '/prices', { body: JSON.stringify([{ token_id: market.yes }, { token_id: market.no }]) });
-    expect(prices.body).toEqual({ [market.yes]: { BUY: '0.42', SELL: '0.47' }, [market.no]: { BUY: '0.53', SELL: '0.58' } });
+    const prices = await mm.send('POST', '/prices', {
+      body: JSON.stringify([{ token_id: market.yes }, { token_id: market.no }]),
+    });
+    expect(prices.body).toEqual({
+      [market.yes]: { BUY: '0.42', SELL: '0.47' },
+      [market.no]: { BUY: '0.53', SELL: '0.58' },
+    });
     expect((await get(`/midpoint?token_id=${market.yes}`)).body).toEqual({ mid: '0.445' });
     expect((await get(`/midpoint?token_id=${market.no}`)).body).toEqual({ mid: '0.555' });
     expect((await get(`/spread?token_id=${market.yes}`)).body).toEqual({ spread: '0.05' });
@@ -81,7 +121,8 @@ describe('prices', () => {
 
   it('midpoints, spreads and last trade prices for many tokens, "" where there is none', async () => {
     const empty = await h.createMarket();
-    const post = async (path: string) => (await mm.send('POST', path, { body: JSON.stringify([{ token_id: market.no }, { token_id: empty.yes }]) })).body;
+    const post = async (path: string) =>
+      (await mm.send('POST', path, { body: JSON.stringify([{ token_id: market.no }, { token_id: empty.yes }]) })).body;
     expect(await post('/midpoints')).toEqual({ [market.no]: '0.555', [empty.yes]: '' });
     expect(await post('/spreads')).toEqual({ [market.no]: '0.05', [empty.yes]: '' });
     expect(await post('/last-trades-prices')).toEqual([
@@ -111,16 +152,30 @@ describe('market listing', () => {
       accepting_orders: true,
       minimum_order_size: 5,
       minimum_tick_size: 0.01,
-      tokens: [{ token_id: market.yes, outcome: 'Yes', price: 0.445, winner: false }, { token_id: market.no, outcome: 'No', price: 0.555, winner: false }],
+      tokens: [
+        { token_id: market.yes, outcome: 'Yes', price: 0.445, winner: false },
+        { token_id: market.no, outcome: 'No', price: 0.555, winner: false },
+      ],
       rewards: { rates: [], min_size: 0, max_spread: 0 },
     });
     const detail = await get(`/markets/${market.conditionId}`);
-    expect(detail.body).toMatchObject({ condition_id: market.conditionId, status: 'active', assets_ids: [market.yes, market.no], outcomes: ['Yes', 'No'], raw_metadata: {} });
+    expect(detail.body).toMatchObject({
+      condition_id: market.conditionId,
+      status: 'active',
+      assets_ids: [market.yes, market.no],
+      outcomes: ['Yes', 'No'],
+      raw_metadata: {},
+    });
     expect(typeof detail.body.market_id).toBe('number');
     // A condition id in upper-case hex is the same market (ids are stored lower-case).
     expect((await get(`/markets/0x${market.conditionId.slice(2).toUpperCase()}`)).body).toEqual(detail.body);
     expect((await get(`/clob-markets/0x${market.conditionId.slice(2).toUpperCase()}`)).status).toBe(200);
-    expect((await get('/markets?next_cursor=LTE=')).body).toEqual({ data: [], next_cursor: 'LTE=', limit: 1000, count: 0 });
+    expect((await get('/markets?next_cursor=LTE=')).body).toEqual({
+      data: [],
+      next_cursor: 'LTE=',
+      limit: 1000,
+      count: 0,
+    });
   });
 });
 
@@ -134,9 +189,16 @@ describe('health and time', () => {
     expect((await get('/version')).body).toEqual({ version: 2 });
   });
 
-  it("GET /fees/builder-fees/{code}: rates of 0 for any builder code, 400 for one that is not bytes32", async () => {
-    expect(await get(`/fees/builder-fees/0x${'Ab'.repeat(32)}`)).toMatchObject({ status: 200, body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 } });
-    for (const code of ['0x12', 'abc', `0x${'g'.repeat(64)}`]) expect(await get(`/fees/builder-fees/${code}`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('builder code') } });
+  it('GET /fees/builder-fees/{code}: rates of 0 for any builder code, 400 for one that is not bytes32', async () => {
+    expect(await get(`/fees/builder-fees/0x${'Ab'.repeat(32)}`)).toMatchObject({
+      status: 200,
+      body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 },
+    });
+    for (const code of ['0x12', 'abc', `0x${'g'.repeat(64)}`])
+      expect(await get(`/fees/builder-fees/${code}`)).toMatchObject({
+        status: 400,
+        body: { error: expect.stringContaining('builder code') },
+      });
   });
 
   it('throttles GET / above 50 per 10 s with 429 and Retry-After', async () => {

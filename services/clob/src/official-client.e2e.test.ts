@@ -28,7 +28,14 @@ async function clientAxios(): Promise<Axios> {
 
 function wallet() {
   const account = privateKeyToAccount(generatePrivateKey());
-  return createWalletClient({ account, transport: custom({ request: async () => { throw new Error('no RPC: the account signs locally'); } }) });
+  return createWalletClient({
+    account,
+    transport: custom({
+      request: async () => {
+        throw new Error('no RPC: the account signs locally');
+      },
+    }),
+  });
 }
 
 let interceptor: number;
@@ -60,12 +67,29 @@ describe('the official client', () => {
     const makerCreds = await bootstrap.createOrDeriveApiKey();
     expect(makerCreds.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(await bootstrap.deriveApiKey()).toEqual(makerCreds);
-    const takerCreds = await new ClobClient({ host: h.url, chain: 137, signer: takerWallet as never, throwOnError: true }).createOrDeriveApiKey();
+    const takerCreds = await new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: takerWallet as never,
+      throwOnError: true,
+    }).createOrDeriveApiKey();
 
     await h.deposit(makerWallet.account.address, 100n * USDC);
     await h.deposit(takerWallet.account.address, 50n * USDC, market.yes);
-    const maker = new ClobClient({ host: h.url, chain: 137, signer: makerWallet as never, creds: makerCreds, throwOnError: true });
-    const taker = new ClobClient({ host: h.url, chain: 137, signer: takerWallet as never, creds: takerCreds, throwOnError: true });
+    const maker = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: makerWallet as never,
+      creds: makerCreds,
+      throwOnError: true,
+    });
+    const taker = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: takerWallet as never,
+      creds: takerCreds,
+      throwOnError: true,
+    });
 
     // What a market maker's bot does before it quotes: arm the dead-man's switch, check it may
     // trade, refresh and read its balance.
@@ -74,19 +98,32 @@ describe('the official client', () => {
     expect(await maker.postHeartbeat(armed.heartbeat_id)).toEqual({ heartbeat_id: armed.heartbeat_id });
     expect(await maker.getClosedOnlyMode()).toEqual({ closed_only: false });
     await maker.updateBalanceAllowance({ asset_type: AssetType.COLLATERAL });
-    expect(await maker.getBalanceAllowance({ asset_type: AssetType.COLLATERAL })).toMatchObject({ balance: String(100n * USDC) });
+    expect(await maker.getBalanceAllowance({ asset_type: AssetType.COLLATERAL })).toMatchObject({
+      balance: String(100n * USDC),
+    });
 
-    const resting = await maker.createAndPostOrder({ tokenID: market.yes, price: 0.57, size: 20, side: Side.BUY }, undefined, OrderType.GTC);
+    const resting = await maker.createAndPostOrder(
+      { tokenID: market.yes, price: 0.57, size: 20, side: Side.BUY },
+      undefined,
+      OrderType.GTC,
+    );
     expect(resting).toMatchObject({ success: true, status: 'live' });
 
     const book = await maker.getOrderBook(market.yes);
     expect(book.bids).toEqual([{ price: '0.57', size: '20' }]);
     expect(await maker.getOrderBookHash(book)).toBe(book.hash);
 
-    const crossing = await taker.createAndPostOrder({ tokenID: market.yes, price: 0.55, size: 12, side: Side.SELL }, undefined, OrderType.GTC);
+    const crossing = await taker.createAndPostOrder(
+      { tokenID: market.yes, price: 0.55, size: 12, side: Side.SELL },
+      undefined,
+      OrderType.GTC,
+    );
     expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '12', takingAmount: '6.84' });
     expect(crossing.transactionsHashes).toHaveLength(1);
-    const tokens = [{ token_id: market.yes, side: Side.BUY }, { token_id: market.no, side: Side.BUY }];
+    const tokens = [
+      { token_id: market.yes, side: Side.BUY },
+      { token_id: market.no, side: Side.BUY },
+    ];
     expect(await maker.getLastTradesPrices(tokens)).toEqual([
       { token_id: market.yes, price: '0.57' },
       { token_id: market.no, price: '0.43' },
@@ -97,7 +134,13 @@ describe('the official client', () => {
 
     const open = await maker.getOpenOrders({ market: market.conditionId });
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ id: resting.orderID, original_size: '20', size_matched: '12', price: '0.57', side: 'BUY' });
+    expect(open[0]).toMatchObject({
+      id: resting.orderID,
+      original_size: '20',
+      size_matched: '12',
+      price: '0.57',
+      side: 'BUY',
+    });
     expect(await maker.getOrder(resting.orderID)).toMatchObject({ id: resting.orderID });
 
     const cancelled = await maker.cancelOrder({ orderID: resting.orderID });
@@ -112,12 +155,30 @@ describe('the official client', () => {
     const buyerWallet = wallet();
     const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
     const buyer = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, throwOnError: true });
-    const sellerAuthed = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, creds: await seller.createOrDeriveApiKey(), throwOnError: true });
-    const buyerAuthed = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, creds: await buyer.createOrDeriveApiKey(), throwOnError: true });
+    const sellerAuthed = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: sellerWallet as never,
+      creds: await seller.createOrDeriveApiKey(),
+      throwOnError: true,
+    });
+    const buyerAuthed = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: buyerWallet as never,
+      creds: await buyer.createOrDeriveApiKey(),
+      throwOnError: true,
+    });
     await h.deposit(sellerWallet.account.address, 100n * USDC, market.no);
     await h.deposit(buyerWallet.account.address, 20n * USDC);
-    expect(await sellerAuthed.createAndPostOrder({ tokenID: market.no, price: 0.33, size: 100, side: Side.SELL })).toMatchObject({ status: 'live' });
-    const bought = await buyerAuthed.createAndPostMarketOrder({ tokenID: market.no, amount: 10.55, side: Side.BUY }, undefined, OrderType.FOK);
+    expect(
+      await sellerAuthed.createAndPostOrder({ tokenID: market.no, price: 0.33, size: 100, side: Side.SELL }),
+    ).toMatchObject({ status: 'live' });
+    const bought = await buyerAuthed.createAndPostMarketOrder(
+      { tokenID: market.no, amount: 10.55, side: Side.BUY },
+      undefined,
+      OrderType.FOK,
+    );
     expect(bought).toMatchObject({ success: true, status: 'matched', takingAmount: '31.96' });
     expect(Number(bought.makingAmount)).toBeLessThanOrEqual(10.55);
     h.expectConsistent();
@@ -129,14 +190,48 @@ describe('the official client', () => {
     const sellerWallet = wallet();
     const buyerWallet = wallet();
     const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
-    const sellerAuthed = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, creds: await seller.createOrDeriveApiKey(), throwOnError: true });
-    const buyerCreds = await new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, throwOnError: true }).createOrDeriveApiKey();
-    const buyer = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, creds: buyerCreds, throwOnError: true, builderConfig: { builderCode } } as never);
+    const sellerAuthed = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: sellerWallet as never,
+      creds: await seller.createOrDeriveApiKey(),
+      throwOnError: true,
+    });
+    const buyerCreds = await new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: buyerWallet as never,
+      throwOnError: true,
+    }).createOrDeriveApiKey();
+    const buyer = new ClobClient({
+      host: h.url,
+      chain: 137,
+      signer: buyerWallet as never,
+      creds: buyerCreds,
+      throwOnError: true,
+      builderConfig: { builderCode },
+    } as never);
     await h.deposit(sellerWallet.account.address, 100n * USDC, market.yes);
     await h.deposit(buyerWallet.account.address, 20n * USDC);
-    expect(await sellerAuthed.createAndPostOrder({ tokenID: market.yes, price: 0.5, size: 50, side: Side.SELL })).toMatchObject({ status: 'live' });
-    expect(await buyer.createAndPostMarketOrder({ tokenID: market.yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK)).toMatchObject({ success: true, status: 'matched', makingAmount: '5', takingAmount: '10' });
-    expect(await buyer.createAndPostOrder({ tokenID: market.yes, price: 0.5, size: 6, side: Side.BUY, userUSDCBalance: 15 } as never)).toMatchObject({ success: true, status: 'matched' });
+    expect(
+      await sellerAuthed.createAndPostOrder({ tokenID: market.yes, price: 0.5, size: 50, side: Side.SELL }),
+    ).toMatchObject({ status: 'live' });
+    expect(
+      await buyer.createAndPostMarketOrder(
+        { tokenID: market.yes, amount: 5, side: Side.BUY },
+        undefined,
+        OrderType.FOK,
+      ),
+    ).toMatchObject({ success: true, status: 'matched', makingAmount: '5', takingAmount: '10' });
+    expect(
+      await buyer.createAndPostOrder({
+        tokenID: market.yes,
+        price: 0.5,
+        size: 6,
+        side: Side.BUY,
+        userUSDCBalance: 15,
+      } as never),
+    ).toMatchObject({ success: true, status: 'matched' });
     h.expectConsistent();
   });
 });

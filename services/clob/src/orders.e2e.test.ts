@@ -28,7 +28,11 @@ async function funded(collateral: bigint): Promise<Trader> {
   return trader;
 }
 
-async function balance(trader: Trader, asset = 'COLLATERAL', tokenId?: string): Promise<{ balance: string; allowance: string }> {
+async function balance(
+  trader: Trader,
+  asset = 'COLLATERAL',
+  tokenId?: string,
+): Promise<{ balance: string; allowance: string }> {
   const query = asset === 'COLLATERAL' ? '?asset_type=COLLATERAL' : `?asset_type=CONDITIONAL&token_id=${tokenId}`;
   const response = await trader.authed('GET', `/balance-allowance${query}`);
   expect(response.status).toBe(200);
@@ -43,11 +47,27 @@ describe('placing and matching', () => {
     const alice = await funded(100n * USDC);
     const placed = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 50) });
     expect(placed.status).toBe(200);
-    expect(placed.body).toMatchObject({ success: true, errorMsg: '', status: 'live', makingAmount: '0', takingAmount: '0', tradeIDs: [], transactionsHashes: [] });
+    expect(placed.body).toMatchObject({
+      success: true,
+      errorMsg: '',
+      status: 'live',
+      makingAmount: '0',
+      takingAmount: '0',
+      tradeIDs: [],
+      transactionsHashes: [],
+    });
     expect(placed.body.orderID).toMatch(/^0x[0-9a-f]{64}$/);
 
     const yesBook = await alice.send('GET', `/book?token_id=${yes}`);
-    expect(yesBook.body).toMatchObject({ market: conditionId, asset_id: yes, bids: [{ price: '0.4', size: '50' }], asks: [], tick_size: '0.01', min_order_size: '5', neg_risk: false });
+    expect(yesBook.body).toMatchObject({
+      market: conditionId,
+      asset_id: yes,
+      bids: [{ price: '0.4', size: '50' }],
+      asks: [],
+      tick_size: '0.01',
+      min_order_size: '5',
+      neg_risk: false,
+    });
     const noBook = await alice.send('GET', `/book?token_id=${no}`);
     expect(noBook.body).toMatchObject({ bids: [], asks: [{ price: '0.6', size: '50' }] });
     expect(await balance(alice)).toEqual({ balance: String(100n * USDC), allowance: String(80n * USDC) });
@@ -64,7 +84,10 @@ describe('placing and matching', () => {
     expect(bid.body).toMatchObject({ status: 'matched', makingAmount: '8.25', takingAmount: '15' });
     expect(bid.body.tradeIDs).toHaveLength(1);
     expect(bid.body.transactionsHashes).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
-    expect(await balance(buyer)).toEqual({ balance: String(100n * USDC - 8_250_000n), allowance: String(100n * USDC - 8_250_000n) });
+    expect(await balance(buyer)).toEqual({
+      balance: String(100n * USDC - 8_250_000n),
+      allowance: String(100n * USDC - 8_250_000n),
+    });
     expect(await balance(buyer, 'CONDITIONAL', yes)).toEqual({ balance: '15000000', allowance: '15000000' });
     expect(await balance(seller)).toEqual({ balance: '8250000', allowance: '8250000' });
     expect(await balance(seller, 'CONDITIONAL', yes)).toEqual({ balance: String(5n * USDC), allowance: '0' }); // 5 left, all on the book
@@ -105,10 +128,22 @@ describe('cancelling and listing', () => {
     const { yes, conditionId } = await h.createMarket();
     const mm = await funded(1000n * USDC);
     const ids: string[] = [];
-    for (const price of ['0.10', '0.11', '0.12']) ids.push((await mm.placeOrder({ tokenId: yes, ...limit('BUY', price, 100) })).body.orderID);
+    for (const price of ['0.10', '0.11', '0.12'])
+      ids.push((await mm.placeOrder({ tokenId: yes, ...limit('BUY', price, 100) })).body.orderID);
     const listed = await mm.authed('GET', '/data/orders');
     expect(listed.body).toMatchObject({ next_cursor: 'LTE=', limit: 500, count: 3 });
-    expect(listed.body.data[0]).toMatchObject({ id: ids[0], status: 'LIVE', market: conditionId, asset_id: yes, side: 'BUY', original_size: '100', size_matched: '0', price: '0.1', outcome: 'Yes', order_type: 'GTC' });
+    expect(listed.body.data[0]).toMatchObject({
+      id: ids[0],
+      status: 'LIVE',
+      market: conditionId,
+      asset_id: yes,
+      side: 'BUY',
+      original_size: '100',
+      size_matched: '0',
+      price: '0.1',
+      outcome: 'Yes',
+      order_type: 'GTC',
+    });
     const one = await mm.authed('GET', `/data/order/${ids[1]}`);
     expect(one.body).toMatchObject({ id: ids[1], price: '0.11' });
 
@@ -129,16 +164,30 @@ describe('cancelling and listing', () => {
     const { yes, conditionId } = await h.createMarket();
     const mm = await funded(10n * USDC);
     const signed = await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
-    const order = { ...(signed.order as Record<string, unknown>), conditionId: `0x${conditionId.slice(2).toUpperCase()}`, taker: `0x${'0'.repeat(40)}`, nonce: '0', feeRateBps: 0 };
-    expect((await mm.authed('POST', '/order', { ...signed, order })).body).toMatchObject({ success: true, status: 'live' });
+    const order = {
+      ...(signed.order as Record<string, unknown>),
+      conditionId: `0x${conditionId.slice(2).toUpperCase()}`,
+      taker: `0x${'0'.repeat(40)}`,
+      nonce: '0',
+      feeRateBps: 0,
+    };
+    expect((await mm.authed('POST', '/order', { ...signed, order })).body).toMatchObject({
+      success: true,
+      status: 'live',
+    });
   });
 
   it('answers two orders pipelined on one connection, both placed, in order', async () => {
     const { yes } = await h.createMarket();
     const mm = await funded(100n * USDC);
-    const bodies = [JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })), JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.31', 10) }))];
+    const bodies = [
+      JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })),
+      JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.31', 10) })),
+    ];
     const requests = bodies.map((body) => {
-      const headers = Object.entries(mm.l2Headers('POST', '/order', body)).map(([name, value]) => `${name}: ${value}\r\n`);
+      const headers = Object.entries(mm.l2Headers('POST', '/order', body)).map(
+        ([name, value]) => `${name}: ${value}\r\n`,
+      );
       return `POST /order HTTP/1.1\r\nHost: pmx\r\ncontent-type: application/json\r\n${headers.join('')}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     });
     const url = new URL(h.url);
@@ -166,15 +215,23 @@ describe('cancelling and listing', () => {
     const a = await h.createMarket();
     const b = await h.createMarket();
     const mm = await funded(100n * USDC);
-    const place = async (tokenId: string, price: string) => (await mm.placeOrder({ tokenId, ...limit('BUY', price, 10) })).body.orderID as string;
+    const place = async (tokenId: string, price: string) =>
+      (await mm.placeOrder({ tokenId, ...limit('BUY', price, 10) })).body.orderID as string;
     const [aYes, aNo, bYes] = [await place(a.yes, '0.20'), await place(a.no, '0.30'), await place(b.yes, '0.40')];
     const shouted = `0x${a.conditionId.slice(2).toUpperCase()}`;
-    const listed = async (query: string) => (await mm.authed('GET', `/data/orders?${query}`)).body.data.map((o: { id: string }) => o.id);
+    const listed = async (query: string) =>
+      (await mm.authed('GET', `/data/orders?${query}`)).body.data.map((o: { id: string }) => o.id);
     expect(await listed(`market=${shouted}`)).toEqual([aYes, aNo]);
     expect(await listed(`asset_id=${a.no}`)).toEqual([aNo]);
 
-    expect((await mm.authed('DELETE', '/cancel-market-orders', { asset_id: a.no })).body).toEqual({ canceled: [aNo], not_canceled: {} });
-    expect((await mm.authed('DELETE', '/cancel-market-orders', { market: shouted })).body).toEqual({ canceled: [aYes], not_canceled: {} });
+    expect((await mm.authed('DELETE', '/cancel-market-orders', { asset_id: a.no })).body).toEqual({
+      canceled: [aNo],
+      not_canceled: {},
+    });
+    expect((await mm.authed('DELETE', '/cancel-market-orders', { market: shouted })).body).toEqual({
+      canceled: [aYes],
+      not_canceled: {},
+    });
     expect(await listed('')).toEqual([bYes]);
     expect(await balance(mm)).toEqual({ balance: String(100n * USDC), allowance: String(96n * USDC) });
     // Neither filter (the official client's cancelMarketOrders({})): everything the key has open.
@@ -192,7 +249,10 @@ describe('cancelling and listing', () => {
     expect(response.status).toBe(200);
     expect(response.body.canceled).toEqual([id]);
     expect(Object.keys(response.body.not_canceled)).toEqual(['__proto__']);
-    expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({ canceled: [], not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" } });
+    expect((await mm.authed('DELETE', '/order', { orderID: '__proto__' })).body).toEqual({
+      canceled: [],
+      not_canceled: { ['__proto__']: "the order can't be found - already canceled or matched" },
+    });
   });
 
   it('takes an order id in any case, as it takes condition ids', async () => {
@@ -202,10 +262,15 @@ describe('cancelling and listing', () => {
     const upper = `0x${id.slice(2).toUpperCase()}`;
     // A bot that upper-cases hex was told its live order "can't be found", and the order stayed.
     expect((await mm.authed('GET', `/data/order/${upper}`)).body).toMatchObject({ id, status: 'LIVE' });
-    expect((await mm.authed('GET', `/data/orders?id=${upper}`)).body.data.map((o: { id: string }) => o.id)).toEqual([id]);
+    expect((await mm.authed('GET', `/data/orders?id=${upper}`)).body.data.map((o: { id: string }) => o.id)).toEqual([
+      id,
+    ]);
     expect((await mm.authed('DELETE', '/orders', [upper, id])).body).toEqual({ canceled: [id], not_canceled: {} });
     expect(h.app.core.openOrders.get(id)).toBeUndefined();
-    expect((await mm.authed('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [], not_canceled: { [id]: "the order can't be found - already canceled or matched" } });
+    expect((await mm.authed('DELETE', '/order', { orderID: upper })).body).toEqual({
+      canceled: [],
+      not_canceled: { [id]: "the order can't be found - already canceled or matched" },
+    });
     // A decoded NUL reached Postgres: 503 "retry shortly" for ever. Now a path with a control
     // character is a bad request, and an id of no order's form is not found without a lookup.
     const nul = await mm.authed('GET', '/data/order/abc%00');
@@ -216,20 +281,31 @@ describe('cancelling and listing', () => {
   it("answers every id of a cancel even when one id's cancel fails", async () => {
     const { yes } = await h.createMarket();
     const mm = await funded(10n * USDC);
-    const [first, second] = await Promise.all([0.2, 0.3].map(async (p) => (await mm.placeOrder({ tokenId: yes, ...limit('BUY', String(p), 10) })).body.orderID as string));
+    const [first, second] = await Promise.all(
+      [0.2, 0.3].map(
+        async (p) => (await mm.placeOrder({ tokenId: yes, ...limit('BUY', String(p), 10) })).body.orderID as string,
+      ),
+    );
     const submit = ShardSet.prototype.submit;
     const spy = vi.spyOn(ShardSet.prototype, 'submit').mockImplementation(function (this: ShardSet, shard, command) {
-      if (command.type === 'cancel' && command.orderId === second) return Promise.reject(new Error('queue unreachable'));
+      if (command.type === 'cancel' && command.orderId === second)
+        return Promise.reject(new Error('queue unreachable'));
       return submit.call(this, shard, command);
     });
     try {
       const response = await mm.authed('DELETE', '/orders', [first!, second!]);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ canceled: [first], not_canceled: { [second!]: 'internal server error: the cancel did not complete; retry' } });
+      expect(response.body).toEqual({
+        canceled: [first],
+        not_canceled: { [second!]: 'internal server error: the cancel did not complete; retry' },
+      });
     } finally {
       spy.mockRestore();
     }
-    expect((await mm.authed('DELETE', '/order', { orderID: second })).body).toEqual({ canceled: [second], not_canceled: {} });
+    expect((await mm.authed('DELETE', '/order', { orderID: second })).body).toEqual({
+      canceled: [second],
+      not_canceled: {},
+    });
   });
 
   it('cancel-all also cancels an order still on its way through its shard', async () => {
@@ -241,7 +317,11 @@ describe('cancelling and listing', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let holding = 0;
-    const spy = vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: { commands?: { type: string }[] }, ...rest) {
+    const spy = vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (
+      this: Piscina,
+      task: { commands?: { type: string }[] },
+      ...rest
+    ) {
       const reply = run.call(this, task, ...rest);
       if (!task.commands?.some((command) => command.type === 'place')) return reply;
       holding++;
@@ -249,7 +329,11 @@ describe('cancelling and listing', () => {
     });
     const submit = ShardSet.prototype.submit;
     let cancelsSent = 0;
-    const submits = vi.spyOn(ShardSet.prototype, 'submit').mockImplementation(function (this: ShardSet, shard, command) {
+    const submits = vi.spyOn(ShardSet.prototype, 'submit').mockImplementation(function (
+      this: ShardSet,
+      shard,
+      command,
+    ) {
       if (command.type === 'cancel') cancelsSent++;
       return submit.call(this, shard, command);
     });
@@ -298,16 +382,21 @@ describe('order latency for operators', () => {
     expect(total.maxMs).toBeGreaterThanOrEqual(signatureCheck.maxMs + match.maxMs - 0.002);
     expect((await h.operator('DELETE', '/operator/order-latency')).body.match.count).toBe(1);
     expect((await h.operator('GET', '/operator/order-latency')).body.match.count).toBe(0);
-    expect((await fetch(`${h.url}/operator/order-latency`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect(
+      (await fetch(`${h.url}/operator/order-latency`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
   });
 });
 
 describe('operator transfers with an idempotency key', () => {
   it('applies a transfer once however often it is retried, at once or later; the key names one transfer', async () => {
     const address = `0x${randomBytes(20).toString('hex')}`;
-    const deposit = (amount: string, key: string) => h.operator('POST', '/operator/deposit', { address, amount, idempotency_key: key });
-    const withdraw = (amount: string, key: string) => h.operator('POST', '/operator/withdraw', { address, amount, idempotency_key: key });
-    const total = async () => (await h.operator('GET', `/operator/balances?address=${address}`)).body.balances.collateral?.total ?? 0;
+    const deposit = (amount: string, key: string) =>
+      h.operator('POST', '/operator/deposit', { address, amount, idempotency_key: key });
+    const withdraw = (amount: string, key: string) =>
+      h.operator('POST', '/operator/withdraw', { address, amount, idempotency_key: key });
+    const total = async () =>
+      (await h.operator('GET', `/operator/balances?address=${address}`)).body.balances.collateral?.total ?? 0;
 
     expect((await deposit('5000000', 'dep-1')).body).toMatchObject({ balance: { total: 5_000_000 } });
     // A retry after a timeout whose first request had committed, and five more at once.
@@ -326,7 +415,9 @@ describe('operator transfers with an idempotency key', () => {
     expect(both.filter((r) => r.body.replayed === true)).toHaveLength(1);
     // Nothing left to withdraw, but this is the same withdrawal: answered, not refused.
     expect((await withdraw('6000000', 'wd-1')).body).toMatchObject({ replayed: true, balance: { total: 0 } });
-    expect(await h.sql`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`).toEqual([{ n: 3 }]);
+    expect(await h.sql`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`).toEqual([
+      { n: 3 },
+    ]);
 
     const conflict = { status: 409, body: { error: 'idempotency_key dep-1 was already used for another transfer' } };
     expect(await deposit('7000000', 'dep-1')).toMatchObject(conflict);

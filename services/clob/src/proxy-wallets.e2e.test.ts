@@ -13,26 +13,49 @@ beforeAll(() => void ({ h, market, alice } = scenario));
 describe('proxy wallets', () => {
   it('signature types: 3 refused, 1 needs a registered proxy, 2 works once registered', async () => {
     const proxy = `0x${'ab'.repeat(20)}`;
-    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 3 }), /signature type 3/);
-    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 1, maker: proxy }), /not a registered proxy wallet/);
-    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), maker: proxy }), 'the order maker has to be the signer for signature type 0');
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    expectRejected(
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 3 }),
+      /signature type 3/,
+    );
+    expectRejected(
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 1, maker: proxy }),
+      /not a registered proxy wallet/,
+    );
+    expectRejected(
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), maker: proxy }),
+      'the order maker has to be the signer for signature type 0',
+    );
+    expect(
+      (await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status,
+    ).toBe(201);
     await h.deposit(proxy, 10n * USDC);
-    const placed = await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy });
+    const placed = await alice.placeOrder({
+      tokenId: market.yes,
+      ...limit('BUY', '0.13', 10),
+      signatureType: 2,
+      maker: proxy,
+    });
     expect(placed.body.status).toBe('live');
     expect((await alice.authed('GET', `/data/order/${placed.body.orderID}`)).body.maker_address).toBe(proxy);
     // The balance that backs the proxy's orders, as the official client asks with its signature type.
-    const balance = async (query: string) => (await alice.authed('GET', `/balance-allowance?asset_type=COLLATERAL${query}`)).body;
-    expect(await balance('&signature_type=2')).toMatchObject({ balance: String(10n * USDC), allowance: String(10n * USDC - 1_300_000n) });
+    const balance = async (query: string) =>
+      (await alice.authed('GET', `/balance-allowance?asset_type=COLLATERAL${query}`)).body;
+    expect(await balance('&signature_type=2')).toMatchObject({
+      balance: String(10n * USDC),
+      allowance: String(10n * USDC - 1_300_000n),
+    });
     expect((await balance('&signature_type=0')).balance).toBe((await balance('')).balance);
-    expect(await balance('&signature_type=1')).toEqual({ error: `no proxy wallet of signature type 1 is registered for ${alice.address.toLowerCase()}` });
+    expect(await balance('&signature_type=1')).toEqual({
+      error: `no proxy wallet of signature type 1 is registered for ${alice.address.toLowerCase()}`,
+    });
     expect(await balance('&signature_type=3')).toEqual({ error: 'signature_type must be 0, 1 or 2' });
   });
 
   it("a registered proxy moves to another signer or type only when asked to (a swapped argument handed one user's balance to another)", async () => {
     const proxy = `0x${randomBytes(20).toString('hex')}`;
     const bob = `0x${randomBytes(20).toString('hex')}`;
-    const register = (fields: Record<string, unknown>) => h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, ...fields });
+    const register = (fields: Record<string, unknown>) =>
+      h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2, ...fields });
     expect((await register({})).status).toBe(201);
     expect((await register({})).status).toBe(200); // a retry changes nothing
     const conflict = `proxy ${proxy} is registered to signer ${alice.address.toLowerCase()} (signature type 2); send replace: true to move it`;
@@ -42,17 +65,28 @@ describe('proxy wallets', () => {
     expect((await register({ signer: bob, replace: true })).status).toBe(201);
     expect(await h.sql`SELECT signer FROM proxy_wallets WHERE proxy = ${proxy}`).toEqual([{ signer: bob }]);
     await h.deposit(proxy, 10n * USDC);
-    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }), /not a registered proxy wallet/);
+    expectRejected(
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }),
+      /not a registered proxy wallet/,
+    );
   });
 
   it("a proxy moved to another signer loses the old signer's orders for it: they spent its balance and nobody could cancel them (found by a review)", async () => {
     const proxy = `0x${randomBytes(20).toString('hex')}`;
     const bob = new Trader(h.url);
     await bob.createApiKey();
-    const register = (signer: string, replace?: boolean) => h.operator('POST', '/operator/proxy-wallets', { proxy, signer, signature_type: 2, ...(replace === undefined ? {} : { replace }) });
+    const register = (signer: string, replace?: boolean) =>
+      h.operator('POST', '/operator/proxy-wallets', {
+        proxy,
+        signer,
+        signature_type: 2,
+        ...(replace === undefined ? {} : { replace }),
+      });
     expect((await register(alice.address)).status).toBe(201);
     await h.deposit(proxy, 10n * USDC);
-    const forProxy = (await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })).body.orderID as string;
+    const forProxy = (
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })
+    ).body.orderID as string;
     const own = (await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.14', 10) })).body.orderID as string;
     const status = async (id: string) => (await alice.authed('GET', `/data/order/${id}`)).body.status;
     expect([await status(forProxy), await status(own)]).toEqual(['LIVE', 'LIVE']);
@@ -62,11 +96,28 @@ describe('proxy wallets', () => {
     expect(await status(own)).toBe('LIVE'); // alice's own orders are hers
     const proxyBalance = (await bob.authed('GET', '/balance-allowance?asset_type=COLLATERAL&signature_type=2')).body;
     expect(proxyBalance).toMatchObject({ balance: String(10n * USDC), allowance: String(10n * USDC) });
-    expect((await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })).body.status).toBe('live');
-    expectRejected(await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }), /not a registered proxy wallet/);
+    expect(
+      (await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy })).body
+        .status,
+    ).toBe('live');
+    expectRejected(
+      await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.13', 10), signatureType: 2, maker: proxy }),
+      /not a registered proxy wallet/,
+    );
     // A change of signature type for the same signer keeps its orders (it can cancel them).
-    const kept = (await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), signatureType: 2, maker: proxy })).body.orderID as string;
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: bob.address, signature_type: 1, replace: true })).status).toBe(201);
+    const kept = (
+      await bob.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), signatureType: 2, maker: proxy })
+    ).body.orderID as string;
+    expect(
+      (
+        await h.operator('POST', '/operator/proxy-wallets', {
+          proxy,
+          signer: bob.address,
+          signature_type: 1,
+          replace: true,
+        })
+      ).status,
+    ).toBe(201);
     expect((await bob.authed('GET', `/data/order/${kept}`)).body.status).toBe('LIVE');
     await bob.authed('DELETE', '/cancel-all');
     await alice.authed('DELETE', '/order', { orderID: own });
@@ -77,16 +128,31 @@ describe('proxy wallets', () => {
     const bob = new Trader(h.url);
     await bob.createApiKey();
     const signers = [alice, bob];
-    expect((await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status).toBe(201);
+    expect(
+      (await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 2 })).status,
+    ).toBe(201);
     await h.deposit(proxy, 100n * USDC);
     const moves: number[] = [];
     for (let i = 0; i < 40; i++) {
       const [signer, next] = [signers[i % 2]!, signers[(i + 1) % 2]!];
-      const fak = await signer.signOrder({ tokenId: market.yes, ...limit('BUY', '0.01', 10), signatureType: 2, maker: proxy, orderType: 'FAK' });
+      const fak = await signer.signOrder({
+        tokenId: market.yes,
+        ...limit('BUY', '0.01', 10),
+        signatureType: 2,
+        maker: proxy,
+        orderType: 'FAK',
+      });
       // The move starts 0–5.5 ms after the order: now before, now while, now after it is in its shard.
       const [, moved] = await Promise.all([
         signer.authed('POST', '/order', fak),
-        new Promise((resolve) => setTimeout(resolve, (i % 12) * 0.5)).then(() => h.operator('POST', '/operator/proxy-wallets', { proxy, signer: next.address, signature_type: 2, replace: true })),
+        new Promise((resolve) => setTimeout(resolve, (i % 12) * 0.5)).then(() =>
+          h.operator('POST', '/operator/proxy-wallets', {
+            proxy,
+            signer: next.address,
+            signature_type: 2,
+            replace: true,
+          }),
+        ),
       ]);
       moves.push(moved.status);
     }

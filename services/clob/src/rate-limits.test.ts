@@ -6,9 +6,19 @@ import { HttpError, type Hook, type RequestContext } from '@pmx/http';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { clobRateLimits } from './rate-limits.ts';
 
-const KEY = { apiKey: '5f0c7e2a-0000-4000-8000-000000000001', address: '0xa', nonce: '0', secret: 's', passphrase: 'p' };
+const KEY = {
+  apiKey: '5f0c7e2a-0000-4000-8000-000000000001',
+  address: '0xa',
+  nonce: '0',
+  secret: 's',
+  passphrase: 'p',
+};
 
-function ctx(ip: string, apiKey?: typeof KEY, route = { method: 'DELETE', path: '/order' }): RequestContext<ApiKeyLocals> {
+function ctx(
+  ip: string,
+  apiKey?: typeof KEY,
+  route = { method: 'DELETE', path: '/order' },
+): RequestContext<ApiKeyLocals> {
   return { ip, route, locals: apiKey === undefined ? {} : { apiKey } } as unknown as RequestContext<ApiKeyLocals>;
 }
 
@@ -45,9 +55,11 @@ describe('clob rate limits per API key', () => {
       c.locals.apiKey = KEY;
     };
     // 2,400 cancels that only name the victim's key, from many addresses: each refused by auth.
-    for (let i = 0; i < 2400; i++) expect(await status(() => chain([refuse, limits.perKey])(ctx(`10.0.${i >> 8}.${i & 255}`)))).toBe(401);
+    for (let i = 0; i < 2400; i++)
+      expect(await status(() => chain([refuse, limits.perKey])(ctx(`10.0.${i >> 8}.${i & 255}`)))).toBe(401);
     // The owner's own cancels still pass, up to the burst limit of its key, from anywhere.
-    for (let i = 0; i < 2400; i++) expect(await status(() => chain([verify, limits.perKey])(ctx(`10.1.${i >> 8}.${i & 255}`)))).toBe(200);
+    for (let i = 0; i < 2400; i++)
+      expect(await status(() => chain([verify, limits.perKey])(ctx(`10.1.${i >> 8}.${i & 255}`)))).toBe(200);
     expect(await status(() => chain([verify, limits.perKey])(ctx('10.2.0.1')))).toBe(429);
   });
 
@@ -69,7 +81,7 @@ describe('clob rate limits per API key', () => {
     expect(await status(() => request(keys[0]!)(ctx('10.3.0.2')))).toBe(200);
   });
 
-  it('count trading writes that fail auth in the address\'s windows: a flood of bad signatures or made-up keys stops at 2,400', async () => {
+  it("count trading writes that fail auth in the address's windows: a flood of bad signatures or made-up keys stops at 2,400", async () => {
     const limits = clobRateLimits();
     let checkedAuth = 0;
     const failing = async (c: RequestContext<ApiKeyLocals>) => {
@@ -77,7 +89,10 @@ describe('clob rate limits per API key', () => {
       checkedAuth++;
       throw new HttpError(401, 'SVC_SIGNATURE does not match the request');
     };
-    for (const route of [{ method: 'DELETE', path: '/order' }, { method: 'POST', path: '/order' }]) {
+    for (const route of [
+      { method: 'DELETE', path: '/order' },
+      { method: 'POST', path: '/order' },
+    ]) {
       const statuses = new Map<number, number>();
       for (let i = 0; i < 2600; i++) {
         const s = await status(() => failing(ctx(`10.6.0.${route.method === 'POST' ? 1 : 2}`, undefined, route)));
@@ -147,7 +162,8 @@ describe('clob rate limits per API key', () => {
   it('count an IPv6 client by its /64: another address of the same host shares its window', async () => {
     const limits = clobRateLimits();
     const health = { method: 'GET', path: '/' };
-    for (let i = 0; i < 50; i++) await chain(limits.edge)(ctx(`2001:db8:7:7::${(i + 1).toString(16)}`, undefined, health));
+    for (let i = 0; i < 50; i++)
+      await chain(limits.edge)(ctx(`2001:db8:7:7::${(i + 1).toString(16)}`, undefined, health));
     expect(await status(() => chain(limits.edge)(ctx('2001:db8:7:7:ffff::1', undefined, health)))).toBe(429);
     expect(await status(() => chain(limits.edge)(ctx('2001:db8:7:8::1', undefined, health)))).toBe(200);
   });

@@ -8,7 +8,14 @@
 // the key's windows refuse gives back what the edge counted (general and the IP's windows).
 
 import type { ApiKeyLocals } from '@pmx/auth';
-import { createRateLimiter, rateLimitKeyOfIp, rateLimitGroupsHook, rateLimitHook, type Hook, type RequestContext } from '@pmx/http';
+import {
+  createRateLimiter,
+  rateLimitKeyOfIp,
+  rateLimitGroupsHook,
+  rateLimitHook,
+  type Hook,
+  type RequestContext,
+} from '@pmx/http';
 
 const TEN_SECONDS = 10_000;
 const TEN_MINUTES = 600_000;
@@ -71,7 +78,8 @@ export function clobRateLimits(): ClobRateLimits {
   const generalOnly = rateLimitHook({ limiters: [general], key: byIp });
   const endpoint = new Map<string, Hook<any>>();
   const perKey = new Map<string, Hook<ApiKeyLocals>>();
-  for (const [route, cap] of Object.entries(ENDPOINT_CAPS)) endpoint.set(route, rateLimitHook({ limiters: [general, perWindow(cap)], key: byIp }));
+  for (const [route, cap] of Object.entries(ENDPOINT_CAPS))
+    endpoint.set(route, rateLimitHook({ limiters: [general, perWindow(cap)], key: byIp }));
   for (const kind of ['place', 'cancel'] as const) {
     const windows = () => [perWindow(2400), createRateLimiter({ limit: 24_000, windowMs: TEN_MINUTES })];
     const ipWindows = windows();
@@ -109,4 +117,3 @@ export function clobRateLimits(): ClobRateLimits {
     perKey: (ctx) => perKey.get(routeOf(ctx))?.(ctx),
   };
 }
-

@@ -42,20 +42,31 @@ describe('a hung Redis', () => {
     const { h, relay, yes, alice } = await tradingThroughRelay({ PMX_SHARD_STALL_MS: '1000' });
     // The shard thread's log reaches this process's stderr.
     const logged: string[] = [];
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+    const stderr = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
     relay.hold();
     const first = alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
     await sleep(1200);
     const second = await alice.signOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) });
     const refused = await within(alice.authed('POST', '/order', second), 2000);
     expect(refused).not.toBe('no answer');
-    expect(refused).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^shard 0 has not been able to store its events for 1 s .*the order was not placed: retry later$/) } });
+    expect(refused).toMatchObject({
+      status: 503,
+      body: {
+        error: expect.stringMatching(
+          /^shard 0 has not been able to store its events for 1 s .*the order was not placed: retry later$/,
+        ),
+      },
+    });
 
     relay.release();
     expect((await first).body).toMatchObject({ success: true, status: 'live' });
     stderr.mockRestore();
     // The append Redis did not answer within the stall time was logged, and tried again.
-    expect(logged.join('')).toMatch(/shard 0: storing events \d+\.\.\d+ failed \(Command timed out\); the shard waits and tries again/);
+    expect(logged.join('')).toMatch(
+      /shard 0: storing events \d+\.\.\d+ failed \(Command timed out\); the shard waits and tries again/,
+    );
     // Not placed, so not spent: the same signed order goes through now.
     expect((await alice.authed('POST', '/order', second)).body).toMatchObject({ success: true, status: 'live' });
     const open = await alice.authed('GET', '/data/orders');
@@ -70,10 +81,15 @@ describe('a hung Redis', () => {
     await sleep(300);
     h = undefined;
     await harness.close();
-    expect(await stuck).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^the exchange is stopping; .*GET \/data\/order\/\{id\} if it was placed\)$/) } });
+    expect(await stuck).toMatchObject({
+      status: 503,
+      body: {
+        error: expect.stringMatching(/^the exchange is stopping; .*GET \/data\/order\/\{id\} if it was placed\)$/),
+      },
+    });
   });
 
-  it('halts trading once Redis has lost the events it stored (the queue\'s job counter went back)', async () => {
+  it("halts trading once Redis has lost the events it stored (the queue's job counter went back)", async () => {
     const { h, yes, alice } = await tradingThroughRelay();
     // Redis loses everything of this exchange (a restart without persistence, a flush).
     const redis = new Redis(testkitConfig.redisUrl);
@@ -82,8 +98,19 @@ describe('a hung Redis', () => {
     // This order's append gets job 1 after the jobs before: its events went to a queue that lost
     // what came before them (ingest stops at the gap), so its outcome is unknown; trading halts.
     const unknown = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
-    expect(unknown).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^trading halted: shard 0: its Redis queue lost stored events .*the outcome of this command is unknown$/) } });
-    expect(await within(h.app.fatal, 1000)).toMatchObject({ message: expect.stringMatching(/^shard 0: its Redis queue lost stored events \(job 1 added after job \d+, at events \d+\.\.\d+\)/) });
+    expect(unknown).toMatchObject({
+      status: 503,
+      body: {
+        error: expect.stringMatching(
+          /^trading halted: shard 0: its Redis queue lost stored events .*the outcome of this command is unknown$/,
+        ),
+      },
+    });
+    expect(await within(h.app.fatal, 1000)).toMatchObject({
+      message: expect.stringMatching(
+        /^shard 0: its Redis queue lost stored events \(job 1 added after job \d+, at events \d+\.\.\d+\)/,
+      ),
+    });
     const next = await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) });
     expect(next.status).toBe(503);
   });
@@ -99,18 +126,29 @@ describe('a hung Redis', () => {
     await cleanupRedisPrefix(redis, `${h.redisPrefix}:`);
     redis.disconnect();
     relay.release();
-    expect(await stuck).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^trading halted: shard 0: its Redis queue lost stored events \(its mark in Redis is gone, at events/) } });
+    expect(await stuck).toMatchObject({
+      status: 503,
+      body: {
+        error: expect.stringMatching(
+          /^trading halted: shard 0: its Redis queue lost stored events \(its mark in Redis is gone, at events/,
+        ),
+      },
+    });
     expect(await within(h.app.fatal, 1000)).not.toBe('no answer');
   });
 
   it('a stop with Redis well still acks the orders it has read (they reach the shards during the HTTP grace)', async () => {
     const { h: harness, yes, alice } = await tradingThroughRelay();
-    const signed = await Promise.all(Array.from({ length: 20 }, (_, i) => alice.signOrder({ tokenId: yes, ...limit('BUY', `0.${20 + i}`, 10) })));
+    const signed = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => alice.signOrder({ tokenId: yes, ...limit('BUY', `0.${20 + i}`, 10) })),
+    );
     const answers = signed.map((order) => alice.authed('POST', '/order', order).catch((error: unknown) => error));
     await sleep(5);
     h = undefined;
     await harness.close();
-    const statuses = (await Promise.all(answers)).map((a) => (a instanceof Error ? 'dropped' : (a as { status: number }).status));
+    const statuses = (await Promise.all(answers)).map((a) =>
+      a instanceof Error ? 'dropped' : (a as { status: number }).status,
+    );
     // A request the stop cut before it was read is dropped unanswered (never placed); every one
     // read was placed and acked, none refused as stopping.
     expect(statuses.filter((s) => s !== 'dropped' && s !== 200)).toEqual([]);

@@ -71,18 +71,23 @@ export class TradingCore {
   /** Why the market cannot trade now (its shard recovers, or trading halted), or undefined. */
   notReady(market: string): ShardNotReadyError | undefined {
     if (this.haltedBy !== undefined) return this.haltError();
-    if (!this.ready.has(this.shardOf(market))) return new ShardNotReadyError('the market is recovering after a restart; retry shortly');
+    if (!this.ready.has(this.shardOf(market)))
+      return new ShardNotReadyError('the market is recovering after a restart; retry shortly');
     return undefined;
   }
 
   /** Throws the halt's 503, or a 425 while any of the shards still recovers. */
   assertAllReady(shards: number): void {
     if (this.haltedBy !== undefined) throw this.haltError();
-    if (!this.allReady(shards)) throw new ShardNotReadyError('the exchange is recovering after a restart; retry shortly');
+    if (!this.allReady(shards))
+      throw new ShardNotReadyError('the exchange is recovering after a restart; retry shortly');
   }
 
   private haltError(): ShardNotReadyError {
-    return new ShardNotReadyError('trading is halted after an internal fault; the exchange restarts and recovers from its ledger', 503);
+    return new ShardNotReadyError(
+      'trading is halted after an internal fault; the exchange restarts and recovers from its ledger',
+      503,
+    );
   }
 
   /** Throws notReady's error, if any. */

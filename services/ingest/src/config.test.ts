@@ -6,7 +6,11 @@ import { loadIngestConfig } from './config.ts';
 
 describe('loadIngestConfig', () => {
   it('has defaults that run on a fresh machine', () => {
-    expect(loadIngestConfig({})).toMatchObject({ healIntervalMs: 5000, maxBatchesPerTransaction: 64, historyFlushMs: 200 });
+    expect(loadIngestConfig({})).toMatchObject({
+      healIntervalMs: 5000,
+      maxBatchesPerTransaction: 64,
+      historyFlushMs: 200,
+    });
     expect(loadIngestConfig({ PMX_SHARDS: '4' }).shards).toBe(4);
   });
 

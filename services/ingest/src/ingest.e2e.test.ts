@@ -9,7 +9,15 @@ import { openClickHouse, type ClickHouseClient } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { OrderType, Side } from '@pmx/matching';
 import { COLLATERAL } from '@pmx/risk';
-import { cleanupRedisPrefix, createTempDir, createTestDatabase, testkitConfig, testRedisPrefix, type TempDir, type TestDatabase } from '@pmx/testkit';
+import {
+  cleanupRedisPrefix,
+  createTempDir,
+  createTestDatabase,
+  testkitConfig,
+  testRedisPrefix,
+  type TempDir,
+  type TestDatabase,
+} from '@pmx/testkit';
 import { startIngest, type Ingest } from './ingest.ts';
 import type { CommittedBatch } from './queue/shard-consumer.ts';
 import { candles } from '@pmx/ledger';
@@ -76,7 +84,8 @@ beforeAll(async () => {
   ch = openClickHouse({ path: dir.path });
   redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
   plain = new Redis(testkitConfig.redisUrl);
-  for (let k = 0; k < 2; k++) queues.push(new Queue<ShardJob>(shardQueueName(k), { connection: redis, prefix: bullPrefix }));
+  for (let k = 0; k < 2; k++)
+    queues.push(new Queue<ShardJob>(shardQueueName(k), { connection: redis, prefix: bullPrefix }));
   await insertMarket(sql, A, shards[0]);
   await insertMarket(sql, B, shards[1]);
   for (const who of ['alice', 'bob', 'dave']) await deposit(sql, who, COLLATERAL, 1000 * TOKEN, shards[0]);
@@ -103,60 +112,152 @@ afterAll(async () => {
     () => db?.drop(),
   ];
   const failures: unknown[] = [];
-  for (const step of steps) await Promise.resolve().then(step).catch((error: unknown) => failures.push(error));
+  for (const step of steps)
+    await Promise.resolve()
+      .then(step)
+      .catch((error: unknown) => failures.push(error));
   if (failures.length > 0) throw failures[0];
 });
 
 const scenario: ShardJob[] = [];
 
 describe('ingest from the shard queues', () => {
-  it('applies each shard\'s batches in order and confirms every trade', async () => {
+  it("applies each shard's batches in order and confirms every trade", async () => {
     scenario.push(
       batch(0, 1_000, (ops) => {
-        ops.place({ id: 'alice-buy-yes', owner: 'alice', market: A, token: 0, side: Side.BUY, price: 40, size: 100 * TOKEN });
+        ops.place({
+          id: 'alice-buy-yes',
+          owner: 'alice',
+          market: A,
+          token: 0,
+          side: Side.BUY,
+          price: 40,
+          size: 100 * TOKEN,
+        });
         ops.place({ id: 'bob-buy-no', owner: 'bob', market: A, token: 1, side: Side.BUY, price: 62, size: 50 * TOKEN }); // mint
       }),
       batch(0, 61_000, (ops) => {
-        ops.place({ id: 'carol-sell-yes', owner: 'carol', market: A, token: 0, side: Side.SELL, price: 45, size: 30 * TOKEN });
-        ops.place({ id: 'dave-fak', owner: 'dave', market: A, token: 0, side: Side.BUY, price: 50, size: 40 * TOKEN, type: OrderType.FAK }); // transfer
-        ops.place({ id: 'carol-ask', owner: 'carol', market: A, token: 0, side: Side.SELL, price: 80, size: 10 * TOKEN });
+        ops.place({
+          id: 'carol-sell-yes',
+          owner: 'carol',
+          market: A,
+          token: 0,
+          side: Side.SELL,
+          price: 45,
+          size: 30 * TOKEN,
+        });
+        ops.place({
+          id: 'dave-fak',
+          owner: 'dave',
+          market: A,
+          token: 0,
+          side: Side.BUY,
+          price: 50,
+          size: 40 * TOKEN,
+          type: OrderType.FAK,
+        }); // transfer
+        ops.place({
+          id: 'carol-ask',
+          owner: 'carol',
+          market: A,
+          token: 0,
+          side: Side.SELL,
+          price: 80,
+          size: 10 * TOKEN,
+        });
       }),
       batch(0, 121_000, (ops) => {
-        ops.place({ id: 'alice-sell-yes', owner: 'alice', market: A, token: 0, side: Side.SELL, price: 70, size: 20 * TOKEN });
-        ops.place({ id: 'bob-sell-no', owner: 'bob', market: A, token: 1, side: Side.SELL, price: 25, size: 20 * TOKEN }); // merge
+        ops.place({
+          id: 'alice-sell-yes',
+          owner: 'alice',
+          market: A,
+          token: 0,
+          side: Side.SELL,
+          price: 70,
+          size: 20 * TOKEN,
+        });
+        ops.place({
+          id: 'bob-sell-no',
+          owner: 'bob',
+          market: A,
+          token: 1,
+          side: Side.SELL,
+          price: 25,
+          size: 20 * TOKEN,
+        }); // merge
       }),
       batch(0, 181_000, (ops) => ops.cancel('alice-buy-yes')),
-      batch(0, 182_000, (ops) => ops.place({ id: 'dave-gtd', owner: 'dave', market: A, token: 1, side: Side.BUY, price: 30, size: 10 * TOKEN, type: OrderType.GTD, expiresAt: T0 + 183_000 })),
+      batch(0, 182_000, (ops) =>
+        ops.place({
+          id: 'dave-gtd',
+          owner: 'dave',
+          market: A,
+          token: 1,
+          side: Side.BUY,
+          price: 30,
+          size: 10 * TOKEN,
+          type: OrderType.GTD,
+          expiresAt: T0 + 183_000,
+        }),
+      ),
       batch(0, 184_000, (ops) => ops.expire()),
       batch(1, 1_000, (ops) => {
-        ops.place({ id: 'erin-buy-no', owner: 'erin', market: B, token: 1, side: Side.BUY, price: 333, size: 3 * TOKEN });
-        ops.place({ id: 'frank-buy', owner: 'frank', market: B, token: 0, side: Side.BUY, price: 700, size: 2 * TOKEN }); // mint at 0.667
+        ops.place({
+          id: 'erin-buy-no',
+          owner: 'erin',
+          market: B,
+          token: 1,
+          side: Side.BUY,
+          price: 333,
+          size: 3 * TOKEN,
+        });
+        ops.place({
+          id: 'frank-buy',
+          owner: 'frank',
+          market: B,
+          token: 0,
+          side: Side.BUY,
+          price: 700,
+          size: 2 * TOKEN,
+        }); // mint at 0.667
       }),
     );
     for (const job of scenario) await enqueue(job);
-    await eventually(async () => (await offset(0)) === scenario[5]!.toSeq && (await offset(1)) === scenario[6]!.toSeq, 15_000, 'both shards applied');
+    await eventually(
+      async () => (await offset(0)) === scenario[5]!.toSeq && (await offset(1)) === scenario[6]!.toSeq,
+      15_000,
+      'both shards applied',
+    );
 
-    expect(await sql`SELECT order_id, status, matched::text FROM orders WHERE shard = 0 ORDER BY accepted_seq`).toEqual([
-      { order_id: 'alice-buy-yes', status: 'cancelled', matched: '50000000' },
-      { order_id: 'bob-buy-no', status: 'matched', matched: '50000000' },
-      { order_id: 'carol-sell-yes', status: 'matched', matched: '30000000' },
-      { order_id: 'dave-fak', status: 'unmatched', matched: '30000000' },
-      { order_id: 'carol-ask', status: 'live', matched: '0' },
-      { order_id: 'alice-sell-yes', status: 'matched', matched: '20000000' },
-      { order_id: 'bob-sell-no', status: 'matched', matched: '20000000' },
-      { order_id: 'dave-gtd', status: 'expired', matched: '0' },
-    ]);
-    expect(await sql`SELECT t.status, f.kind FROM trades t JOIN trade_fills f USING (trade_id) ORDER BY t.shard, t.seq`).toEqual([
+    expect(await sql`SELECT order_id, status, matched::text FROM orders WHERE shard = 0 ORDER BY accepted_seq`).toEqual(
+      [
+        { order_id: 'alice-buy-yes', status: 'cancelled', matched: '50000000' },
+        { order_id: 'bob-buy-no', status: 'matched', matched: '50000000' },
+        { order_id: 'carol-sell-yes', status: 'matched', matched: '30000000' },
+        { order_id: 'dave-fak', status: 'unmatched', matched: '30000000' },
+        { order_id: 'carol-ask', status: 'live', matched: '0' },
+        { order_id: 'alice-sell-yes', status: 'matched', matched: '20000000' },
+        { order_id: 'bob-sell-no', status: 'matched', matched: '20000000' },
+        { order_id: 'dave-gtd', status: 'expired', matched: '0' },
+      ],
+    );
+    expect(
+      await sql`SELECT t.status, f.kind FROM trades t JOIN trade_fills f USING (trade_id) ORDER BY t.shard, t.seq`,
+    ).toEqual([
       { status: 'CONFIRMED', kind: 'mint' },
       { status: 'CONFIRMED', kind: 'transfer' },
       { status: 'CONFIRMED', kind: 'merge' },
       { status: 'CONFIRMED', kind: 'mint' },
     ]);
-    expect(committed.filter((c) => !c.replay).map((c) => [c.shard, c.toSeq])).toEqual(expect.arrayContaining(scenario.map((j) => [j.shard, j.toSeq])));
+    expect(committed.filter((c) => !c.replay).map((c) => [c.shard, c.toSeq])).toEqual(
+      expect.arrayContaining(scenario.map((j) => [j.shard, j.toSeq])),
+    );
   });
 
   it('leaves every balance equal to the risk book fed the same events, and the ledger sound', async () => {
-    const rows = await sql<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances`;
+    const rows = await sql<
+      { address: string; asset: string; amount: string }[]
+    >`SELECT address, asset, amount::text FROM balances`;
     for (const row of rows) {
       const book = row.address === 'erin' || row.address === 'frank' ? shards[1]! : shards[0]!;
       expect(Number(row.amount), `${row.address} ${row.asset}`).toBe(book.risk.balance(row.address, row.asset).total);
@@ -171,38 +272,67 @@ describe('ingest from the shard queues', () => {
   });
 
   it('treats a batch delivered twice as a no-op', async () => {
-    const before = await sql`SELECT (SELECT count(*) FROM ledger_entries) e, (SELECT sum(amount)::text FROM balances) b, (SELECT count(*) FROM trades) t`;
+    const before =
+      await sql`SELECT (SELECT count(*) FROM ledger_entries) e, (SELECT sum(amount)::text FROM balances) b, (SELECT count(*) FROM trades) t`;
     const replays = committed.filter((c) => c.replay).length;
     await enqueue(scenario[0]!);
     await enqueue(scenario[2]!);
     await eventually(() => committed.filter((c) => c.replay).length === replays + 2, 10_000, 'replays consumed');
-    expect(await sql`SELECT (SELECT count(*) FROM ledger_entries) e, (SELECT sum(amount)::text FROM balances) b, (SELECT count(*) FROM trades) t`).toEqual(before);
+    expect(
+      await sql`SELECT (SELECT count(*) FROM ledger_entries) e, (SELECT sum(amount)::text FROM balances) b, (SELECT count(*) FROM trades) t`,
+    ).toEqual(before);
   });
 
   it('fails a batch that arrives before its predecessor, loudly, and applies it once the predecessor comes', async () => {
-    const first = batch(1, 2_000, (ops) => ops.place({ id: 'erin-bid', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 400, size: 1 * TOKEN }));
-    const second = batch(1, 3_000, (ops) => ops.place({ id: 'frank-ask', owner: 'frank', market: B, token: 0, side: Side.SELL, price: 600, size: 1 * TOKEN }));
-    const third = batch(1, 4_000, (ops) => ops.place({ id: 'erin-bid-2', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 450, size: 1 * TOKEN }));
+    const first = batch(1, 2_000, (ops) =>
+      ops.place({ id: 'erin-bid', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 400, size: 1 * TOKEN }),
+    );
+    const second = batch(1, 3_000, (ops) =>
+      ops.place({ id: 'frank-ask', owner: 'frank', market: B, token: 0, side: Side.SELL, price: 600, size: 1 * TOKEN }),
+    );
+    const third = batch(1, 4_000, (ops) =>
+      ops.place({ id: 'erin-bid-2', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 450, size: 1 * TOKEN }),
+    );
     const at = await offset(1);
     await enqueue(second);
     await eventually(async () => (await queues[1]!.getFailedCount()) === 1, 10_000, 'the early batch to fail');
     expect(await offset(1)).toBe(at);
-    expect(logs.some((l) => l.includes(`batch ${second.fromSeq}..${second.toSeq} FAILED`) && l.includes('are not in the queue'))).toBe(true);
+    expect(
+      logs.some(
+        (l) => l.includes(`batch ${second.fromSeq}..${second.toSeq} FAILED`) && l.includes('are not in the queue'),
+      ),
+    ).toBe(true);
     // A later batch behind the same gap fails too, and is not logged again (one line per batch
     // flooded the log for as long as a gap lasted).
     await enqueue(third);
     await eventually(async () => (await queues[1]!.getFailedCount()) === 2, 10_000, 'the later batch to fail');
     expect(logs.filter((l) => l.includes('are not in the queue'))).toHaveLength(1);
     await enqueue(first);
-    await eventually(async () => (await offset(1)) === third.toSeq && (await queues[1]!.getFailedCount()) === 0, 10_000, 'the gap to heal');
-    expect(await sql`SELECT order_id FROM orders WHERE order_id IN ('erin-bid', 'frank-ask', 'erin-bid-2') ORDER BY accepted_seq`).toHaveLength(3);
+    await eventually(
+      async () => (await offset(1)) === third.toSeq && (await queues[1]!.getFailedCount()) === 0,
+      10_000,
+      'the gap to heal',
+    );
+    expect(
+      await sql`SELECT order_id FROM orders WHERE order_id IN ('erin-bid', 'frank-ask', 'erin-bid-2') ORDER BY accepted_seq`,
+    ).toHaveLength(3);
   });
 
   it('puts batches that arrive out of order back in sequence, grouped into one transaction', async () => {
-    const first = batch(1, 4_500, (ops) => ops.place({ id: 'erin-bid-a', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 200, size: 1 * TOKEN }));
-    const second = batch(1, 4_600, (ops) => ops.place({ id: 'erin-bid-b', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 210, size: 1 * TOKEN }));
+    const first = batch(1, 4_500, (ops) =>
+      ops.place({ id: 'erin-bid-a', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 200, size: 1 * TOKEN }),
+    );
+    const second = batch(1, 4_600, (ops) =>
+      ops.place({ id: 'erin-bid-b', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 210, size: 1 * TOKEN }),
+    );
     const failedLogs = logs.filter((l) => l.includes('FAILED')).length;
-    await queues[1]!.addBulk([second, first].map((data) => ({ name: SHARD_JOB_NAME, data, opts: { removeOnComplete: true, removeOnFail: false } })));
+    await queues[1]!.addBulk(
+      [second, first].map((data) => ({
+        name: SHARD_JOB_NAME,
+        data,
+        opts: { removeOnComplete: true, removeOnFail: false },
+      })),
+    );
     await eventually(async () => (await offset(1)) === second.toSeq, 10_000, 'both batches');
     expect(logs.filter((l) => l.includes('FAILED')).length).toBe(failedLogs);
     expect(await queues[1]!.getFailedCount()).toBe(0);
@@ -210,7 +340,17 @@ describe('ingest from the shard queues', () => {
 
   it('resumes from the queue after a restart, history included', async () => {
     await ingest.close();
-    const later = batch(0, 241_000, (ops) => ops.place({ id: 'dave-buy-yes', owner: 'dave', market: A, token: 0, side: Side.BUY, price: 80, size: 10 * TOKEN })); // takes carol's ask
+    const later = batch(0, 241_000, (ops) =>
+      ops.place({
+        id: 'dave-buy-yes',
+        owner: 'dave',
+        market: A,
+        token: 0,
+        side: Side.BUY,
+        price: 80,
+        size: 10 * TOKEN,
+      }),
+    ); // takes carol's ask
     await enqueue(later);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await offset(0)).toBe(scenario[5]!.toSeq);
@@ -224,9 +364,17 @@ describe('ingest from the shard queues', () => {
     await ingest.close();
     const connection = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
     // A consumer that takes the batch and dies holding it: the job stays active under its lock.
-    const crashed = new Worker<ShardJob>(shardQueueName(1), () => new Promise<void>(() => undefined), { connection, prefix: bullPrefix, lockDuration: 60_000 });
-    const held = batch(1, 5_000, (ops) => ops.place({ id: 'erin-bid-3', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 300, size: 1 * TOKEN }));
-    const next = batch(1, 6_000, (ops) => ops.place({ id: 'erin-bid-4', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 310, size: 1 * TOKEN }));
+    const crashed = new Worker<ShardJob>(shardQueueName(1), () => new Promise<void>(() => undefined), {
+      connection,
+      prefix: bullPrefix,
+      lockDuration: 60_000,
+    });
+    const held = batch(1, 5_000, (ops) =>
+      ops.place({ id: 'erin-bid-3', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 300, size: 1 * TOKEN }),
+    );
+    const next = batch(1, 6_000, (ops) =>
+      ops.place({ id: 'erin-bid-4', owner: 'erin', market: B, token: 0, side: Side.BUY, price: 310, size: 1 * TOKEN }),
+    );
     await enqueue(held);
     await eventually(async () => (await queues[1]!.getActiveCount()) === 1, 10_000, 'the batch to be taken');
     await crashed.close(true);
@@ -244,7 +392,9 @@ describe('history in ClickHouse', () => {
   it('has every committed trade, newest first, for GET /trades', async () => {
     await ingest.history!.catchUp();
     const trades = await recentTrades(ch, { market: A.conditionId });
-    const ledger = await sql<{ trade_id: string }[]>`SELECT trade_id FROM trades WHERE market = ${A.conditionId} ORDER BY match_time DESC`;
+    const ledger = await sql<
+      { trade_id: string }[]
+    >`SELECT trade_id FROM trades WHERE market = ${A.conditionId} ORDER BY match_time DESC`;
     expect(trades.map((t) => t.id)).toEqual(ledger.map((t) => t.trade_id));
     expect(trades[0]).toEqual({
       id: ledger[0]!.trade_id,
@@ -262,7 +412,11 @@ describe('history in ClickHouse', () => {
       bucket_index: 0,
     });
     expect((await listTrades(sql, { address: 'carol' })).data.map((t) => t.id)).toEqual(
-      (await sql<{ trade_id: string }[]>`SELECT DISTINCT t.trade_id, t.match_time FROM trades t JOIN trade_fills f USING (trade_id) WHERE f.maker_address = 'carol' ORDER BY t.match_time DESC`).map((r) => r.trade_id),
+      (
+        await sql<
+          { trade_id: string }[]
+        >`SELECT DISTINCT t.trade_id, t.match_time FROM trades t JOIN trade_fills f USING (trade_id) WHERE f.maker_address = 'carol' ORDER BY t.match_time DESC`
+      ).map((r) => r.trade_id),
     );
   });
 

@@ -41,7 +41,13 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const history =
     options.ch === undefined
       ? null
-      : new HistoryFollower({ sql: options.sql, ch: options.ch, ...options.history, onFlushed: options.onHistoryFlushed, log: options.log });
+      : new HistoryFollower({
+          sql: options.sql,
+          ch: options.ch,
+          ...options.history,
+          onFlushed: options.onHistoryFlushed,
+          log: options.log,
+        });
   await history?.start();
   const ledgers = Array.from({ length: options.shards }, (_, shard) => new ShardLedger(options.sql, shard, markets));
   const consumers = ledgers.map(

@@ -26,7 +26,8 @@ const ingest = await startIngest({
   maxBatchesPerTransaction: config.maxBatchesPerTransaction,
   history: { flushIntervalMs: config.historyFlushMs },
 });
-const historyTarget = ch === undefined ? 'copied by another process' : `in ${config.clickhouseUrl || config.clickhousePath}`;
+const historyTarget =
+  ch === undefined ? 'copied by another process' : `in ${config.clickhouseUrl || config.clickhousePath}`;
 running();
 console.log(`ingest: consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
 

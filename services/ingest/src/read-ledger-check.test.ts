@@ -31,7 +31,16 @@ beforeAll(async () => {
   await deposit(db.sql, 'bob', market.tokens[0], 10 * TOKEN, shard);
   const job = shard.batch(1, (ops) => {
     ops.place({ id: 'a', owner: 'alice', market, token: 0, side: Side.BUY, price: 60, size: 20 * TOKEN });
-    ops.place({ id: 'b', owner: 'bob', market, token: 1, side: Side.BUY, price: 45, size: 10 * TOKEN, builder: BUILDER }); // mint 10
+    ops.place({
+      id: 'b',
+      owner: 'bob',
+      market,
+      token: 1,
+      side: Side.BUY,
+      price: 45,
+      size: 10 * TOKEN,
+      builder: BUILDER,
+    }); // mint 10
     ops.place({ id: 'c', owner: 'bob', market, token: 0, side: Side.SELL, price: 55, size: 5 * TOKEN }); // transfer 5
   })!;
   await ledger.apply(job);
@@ -54,19 +63,23 @@ describe('checkLedger', () => {
   });
 
   it("catches a builder's trade missing from builder_trades, and a stray one", async () => {
-    const [row] = await db.sql<{ trade_id: string; match_time: Date; shard: number; seq: string }[]>`SELECT trade_id, match_time, shard, seq FROM builder_trades WHERE builder = ${BUILDER}`;
+    const [row] = await db.sql<
+      { trade_id: string; match_time: Date; shard: number; seq: string }[]
+    >`SELECT trade_id, match_time, shard, seq FROM builder_trades WHERE builder = ${BUILDER}`;
     expect(row).toBeDefined();
     expect(
       await corrupt(
         () => db.sql`DELETE FROM builder_trades WHERE builder = ${BUILDER}`,
-        () => db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${BUILDER}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
+        () =>
+          db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${BUILDER}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
       ),
     ).toEqual([`builder_trades lacks a row for builder ${BUILDER} and trade ${row!.trade_id}`]);
     await undo.pop()!();
     const other = `0x${'c2'.repeat(32)}`;
     expect(
       await corrupt(
-        () => db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${other}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
+        () =>
+          db.sql`INSERT INTO builder_trades (builder, trade_id, match_time, shard, seq) VALUES (${other}, ${row!.trade_id}, ${row!.match_time}, ${row!.shard}, ${row!.seq})`,
         () => db.sql`DELETE FROM builder_trades WHERE builder = ${other}`,
       ),
     ).toEqual([`builder_trades has a stray row for builder ${other} and trade ${row!.trade_id}`]);
@@ -92,7 +105,9 @@ describe('checkLedger', () => {
         await db.sql`DELETE FROM balances WHERE address = 'mallory'`;
       },
     );
-    expect(problems).toEqual(['collateral held 180000005 + locked 10000000 = 190000005, but deposits − withdrawals = 190000000']);
+    expect(problems).toEqual([
+      'collateral held 180000005 + locked 10000000 = 190000005, but deposits − withdrawals = 190000000',
+    ]);
   });
 
   it('catches locked collateral that does not match the tokens in circulation', async () => {
@@ -123,13 +138,17 @@ describe('checkLedger', () => {
   it('catches live orders their owner can no longer cover', async () => {
     // Alice's bid has 5 of 20 left at 0.60: it needs 3 USDC. A withdrawal, recorded as any other,
     // leaves her 2.
-    const [row] = await db.sql<{ amount: string }[]>`SELECT amount::text FROM balances WHERE address = 'alice' AND asset = 'collateral'`;
+    const [row] = await db.sql<
+      { amount: string }[]
+    >`SELECT amount::text FROM balances WHERE address = 'alice' AND asset = 'collateral'`;
     const excess = Number(row!.amount) - 2 * TOKEN;
     const problems = await corrupt(
       () => deposit(db.sql, 'alice', COLLATERAL, -excess),
       () => deposit(db.sql, 'alice', COLLATERAL, excess),
     );
-    expect(problems.filter((p) => p.startsWith('open orders'))).toEqual(['open orders of alice need 3000000 of collateral but the balance is 2000000']);
+    expect(problems.filter((p) => p.startsWith('open orders'))).toEqual([
+      'open orders of alice need 3000000 of collateral but the balance is 2000000',
+    ]);
   });
 
   it('catches an operator transfer that never reached the ledger', async () => {

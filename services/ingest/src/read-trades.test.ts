@@ -43,7 +43,11 @@ beforeAll(async () => {
     await deposit(db.sql, who, COLLATERAL, 100 * TOKEN, shard);
     await deposit(db.sql, who, market.tokens[0], 100 * TOKEN, shard);
   }
-  for (const [name, address] of [['alice', ALICE], ['bob', BOB], ['erin', ERIN]] as const) {
+  for (const [name, address] of [
+    ['alice', ALICE],
+    ['bob', BOB],
+    ['erin', ERIN],
+  ] as const) {
     await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${KEYS[name]}, ${address}, 0, 's', 'p')`;
   }
   // Carol trades through a proxy wallet that Erin signs for: her orders' owner is Erin's key.
@@ -51,13 +55,42 @@ beforeAll(async () => {
   const batches = [
     shard.batch(T0 + 1000, (ops) => {
       ops.place({ id: 'alice-sell', owner: ALICE, market, token: 0, side: Side.SELL, price: 55, size: 10 * TOKEN });
-      ops.place({ id: 'carol-sell', owner: CAROL, market, token: 0, side: Side.SELL, price: 57, size: 10 * TOKEN, builder: BUILDER });
-      ops.place({ id: 'bob-buy', owner: BOB, market, token: 0, side: Side.BUY, price: 60, size: 15 * TOKEN, ownerKey: KEYS.bobSecond, builder: BUILDER });
+      ops.place({
+        id: 'carol-sell',
+        owner: CAROL,
+        market,
+        token: 0,
+        side: Side.SELL,
+        price: 57,
+        size: 10 * TOKEN,
+        builder: BUILDER,
+      });
+      ops.place({
+        id: 'bob-buy',
+        owner: BOB,
+        market,
+        token: 0,
+        side: Side.BUY,
+        price: 60,
+        size: 15 * TOKEN,
+        ownerKey: KEYS.bobSecond,
+        builder: BUILDER,
+      });
     }),
-    shard.batch(T0 + 2000, (ops) => ops.place({ id: 'alice-buy', owner: ALICE, market, token: 0, side: Side.BUY, price: 57, size: 5 * TOKEN })),
+    shard.batch(T0 + 2000, (ops) =>
+      ops.place({ id: 'alice-buy', owner: ALICE, market, token: 0, side: Side.BUY, price: 57, size: 5 * TOKEN }),
+    ),
     shard.batch(T0 + 3000, (ops) => {
       ops.place({ id: 'bob-buy-2', owner: BOB, market: second, token: 0, side: Side.BUY, price: 30, size: 2 * TOKEN });
-      ops.place({ id: 'carol-buy-2', owner: CAROL, market: second, token: 1, side: Side.BUY, price: 70, size: 2 * TOKEN });
+      ops.place({
+        id: 'carol-buy-2',
+        owner: CAROL,
+        market: second,
+        token: 1,
+        side: Side.BUY,
+        price: 70,
+        size: 2 * TOKEN,
+      });
     }),
   ];
   for (const job of batches) {
@@ -71,7 +104,7 @@ afterAll(async () => {
 });
 
 describe('listTrades', () => {
-  it('returns the caller\'s trades newest first, every contract field filled, with its side of each', async () => {
+  it("returns the caller's trades newest first, every contract field filled, with its side of each", async () => {
     const page = await listTrades(db.sql, { address: ALICE });
     expect(page).toMatchObject({ limit: 100, count: 2, nextOffset: null });
     expect(page.data.map((t) => [t.id, t.type])).toEqual([
@@ -97,29 +130,67 @@ describe('listTrades', () => {
       transaction_hash: transactionHash(ids[0]!),
       bucket_index: 0,
       maker_orders: [
-        { order_id: 'alice-sell', maker_address: ALICE, owner: KEYS.alice, matched_amount: '10', fee_rate_bps: '0', price: '0.55', asset_id: market.tokens[0], outcome: 'Yes', side: 'SELL' },
-        { order_id: 'carol-sell', maker_address: CAROL, owner: KEYS.erin, matched_amount: '5', fee_rate_bps: '0', price: '0.57', asset_id: market.tokens[0], outcome: 'Yes', side: 'SELL' },
+        {
+          order_id: 'alice-sell',
+          maker_address: ALICE,
+          owner: KEYS.alice,
+          matched_amount: '10',
+          fee_rate_bps: '0',
+          price: '0.55',
+          asset_id: market.tokens[0],
+          outcome: 'Yes',
+          side: 'SELL',
+        },
+        {
+          order_id: 'carol-sell',
+          maker_address: CAROL,
+          owner: KEYS.erin,
+          matched_amount: '5',
+          fee_rate_bps: '0',
+          price: '0.57',
+          asset_id: market.tokens[0],
+          outcome: 'Yes',
+          side: 'SELL',
+        },
       ],
       type: 'MAKER',
       trader_side: 'MAKER',
     });
   });
 
-  it('reports a mint in each side\'s own token and outcome', async () => {
+  it("reports a mint in each side's own token and outcome", async () => {
     const [mint] = (await listTrades(db.sql, { address: BOB, market: second.conditionId })).data;
-    expect(mint).toMatchObject({ taker_order_id: 'carol-buy-2', asset_id: second.tokens[1], outcome: 'No', price: '0.7', type: 'MAKER', owner: KEYS.erin });
-    expect(mint!.maker_orders).toEqual([expect.objectContaining({ order_id: 'bob-buy-2', asset_id: second.tokens[0], outcome: 'Yes', side: 'BUY', price: '0.3' })]);
+    expect(mint).toMatchObject({
+      taker_order_id: 'carol-buy-2',
+      asset_id: second.tokens[1],
+      outcome: 'No',
+      price: '0.7',
+      type: 'MAKER',
+      owner: KEYS.erin,
+    });
+    expect(mint!.maker_orders).toEqual([
+      expect.objectContaining({
+        order_id: 'bob-buy-2',
+        asset_id: second.tokens[0],
+        outcome: 'Yes',
+        side: 'BUY',
+        price: '0.3',
+      }),
+    ]);
   });
 
   it('filters by id, taker, maker, market and time, and pages with an offset', async () => {
     const seconds = (ms: number) => ms / 1000;
-    const of = async (query: Parameters<typeof listTrades>[1]) => (await listTrades(db.sql, query)).data.map((t) => t.id);
+    const of = async (query: Parameters<typeof listTrades>[1]) =>
+      (await listTrades(db.sql, query)).data.map((t) => t.id);
     expect(await of({ address: CAROL })).toEqual([ids[2], ids[1], ids[0]]);
     expect(await of({ address: CAROL, id: ids[1] })).toEqual([ids[1]]);
     expect(await of({ address: CAROL, taker: BOB })).toEqual([ids[0]]);
     expect(await of({ address: CAROL, maker: ALICE })).toEqual([ids[0]]);
     expect(await of({ address: CAROL, market: second.conditionId })).toEqual([ids[2]]);
-    expect(await of({ address: CAROL, market: second.conditionId.toUpperCase().replace('0X', '0x') })).toEqual([ids[2]]);
+    expect(await of({ address: CAROL, market: second.conditionId.toUpperCase().replace('0X', '0x') })).toEqual([
+      ids[2],
+    ]);
     // The official client's filters: the trade's own maker_address and asset_id fields.
     const all = (await listTrades(db.sql, { address: CAROL })).data;
     for (const assetId of new Set(all.map((t) => t.asset_id))) {
@@ -130,7 +201,9 @@ describe('listTrades', () => {
     for (const makerAddress of new Set(all.map((t) => t.maker_address))) {
       const expected = all.filter((t) => t.maker_address === makerAddress).map((t) => t.id);
       expect(expected.length).toBeLessThan(all.length);
-      expect(await of({ address: CAROL, makerAddress: makerAddress.toUpperCase().replace('0X', '0x') })).toEqual(expected);
+      expect(await of({ address: CAROL, makerAddress: makerAddress.toUpperCase().replace('0X', '0x') })).toEqual(
+        expected,
+      );
     }
     expect(await of({ address: CAROL, after: seconds(T0 + 1000) })).toEqual([ids[2], ids[1]]);
     expect(await of({ address: CAROL, before: seconds(T0 + 3000), after: seconds(T0 + 1000) })).toEqual([ids[1]]);
@@ -145,7 +218,7 @@ describe('listTrades', () => {
 });
 
 describe('builderTrades', () => {
-  it('lists the trades of orders that carried the builder, from the builder\'s side', async () => {
+  it("lists the trades of orders that carried the builder, from the builder's side", async () => {
     const builder = BUILDER;
     expect(await builderTrades(db.sql, { builder: `0x${'c2'.repeat(32)}` })).toEqual([]);
     expect(await db.sql`SELECT count(*)::int AS n FROM orders WHERE builder IS NULL`).toEqual([{ n: 4 }]); // zero builder = none
@@ -160,7 +233,7 @@ describe('builderTrades', () => {
 });
 
 describe('listTrades over many trades', () => {
-  it('pages a market maker\'s trades exactly: taker and maker ones interleaved, a trade with several of its fills once', async () => {
+  it("pages a market maker's trades exactly: taker and maker ones interleaved, a trade with several of its fills once", async () => {
     const DAVE = address('da7e');
     const FRANK = address('f2a4c');
     const many = testMarket('trades-many');
@@ -173,21 +246,56 @@ describe('listTrades over many trades', () => {
     // fills); then Frank rests a sell that Dave takes (Dave the taker). Several trades share a time.
     for (let round = 0; round < 6; round++) {
       const job = shard.batch(T0 + 10_000 + Math.floor(round / 2) * 1000, (ops) => {
-        for (const price of [50, 51, 52]) ops.place({ id: `dave-sell-${round}-${price}`, owner: DAVE, market: many, token: 0, side: Side.SELL, price, size: TOKEN });
-        ops.place({ id: `frank-buy-${round}`, owner: FRANK, market: many, token: 0, side: Side.BUY, price: 52, size: 3 * TOKEN });
-        ops.place({ id: `frank-sell-${round}`, owner: FRANK, market: many, token: 0, side: Side.SELL, price: 53, size: TOKEN });
-        ops.place({ id: `dave-buy-${round}`, owner: DAVE, market: many, token: 0, side: Side.BUY, price: 53, size: TOKEN });
+        for (const price of [50, 51, 52])
+          ops.place({
+            id: `dave-sell-${round}-${price}`,
+            owner: DAVE,
+            market: many,
+            token: 0,
+            side: Side.SELL,
+            price,
+            size: TOKEN,
+          });
+        ops.place({
+          id: `frank-buy-${round}`,
+          owner: FRANK,
+          market: many,
+          token: 0,
+          side: Side.BUY,
+          price: 52,
+          size: 3 * TOKEN,
+        });
+        ops.place({
+          id: `frank-sell-${round}`,
+          owner: FRANK,
+          market: many,
+          token: 0,
+          side: Side.SELL,
+          price: 53,
+          size: TOKEN,
+        });
+        ops.place({
+          id: `dave-buy-${round}`,
+          owner: DAVE,
+          market: many,
+          token: 0,
+          side: Side.BUY,
+          price: 53,
+          size: TOKEN,
+        });
       });
       await ledger.apply(job!);
     }
-    const expected = (await db.sql<{ trade_id: string }[]>`
+    const expected = (
+      await db.sql<{ trade_id: string }[]>`
       SELECT trade_id FROM trades t
        WHERE t.taker_address = ${DAVE} OR EXISTS (SELECT 1 FROM trade_fills f WHERE f.trade_id = t.trade_id AND f.maker_address = ${DAVE})
-       ORDER BY match_time DESC, shard DESC, seq DESC`).map((row) => row.trade_id);
+       ORDER BY match_time DESC, shard DESC, seq DESC`
+    ).map((row) => row.trade_id);
     expect(expected).toHaveLength(12);
     for (const limit of [1, 2, 5, 12, 20]) {
       const pages: string[] = [];
-      for (let offset: number | null = 0; offset !== null; ) {
+      for (let offset: number | null = 0; offset !== null;) {
         const page = await listTrades(db.sql, { address: DAVE, limit, offset });
         pages.push(...page.data.map((t) => t.id));
         offset = page.nextOffset;
@@ -195,13 +303,15 @@ describe('listTrades over many trades', () => {
       expect(pages).toEqual(expected);
     }
     const all = (await listTrades(db.sql, { address: DAVE, limit: 100 })).data;
-    expect(all.map((t) => t.trader_side)).toEqual(all.map((t) => (t.taker_order_id.startsWith('dave') ? 'TAKER' : 'MAKER')));
+    expect(all.map((t) => t.trader_side)).toEqual(
+      all.map((t) => (t.taker_order_id.startsWith('dave') ? 'TAKER' : 'MAKER')),
+    );
     expect(all.filter((t) => t.trader_side === 'MAKER').every((t) => t.maker_orders.length === 3)).toBe(true);
   });
 });
 
 describe('builderTrades over many trades', () => {
-  it('pages a builder\'s trades exactly: as taker, as maker, both in one trade, several of its fills once', async () => {
+  it("pages a builder's trades exactly: as taker, as maker, both in one trade, several of its fills once", async () => {
     const GINA = address('61a');
     const HANK = address('4a2c');
     const B2 = `0x${'b2'.repeat(32)}`;
@@ -217,21 +327,77 @@ describe('builderTrades over many trades', () => {
     // the taker's only); Hank rests a B3 sell that Gina takes without a builder (B3 only).
     for (let round = 0; round < 6; round++) {
       const job = shard.batch(T0 + 20_000 + Math.floor(round / 2) * 1000, (ops) => {
-        for (const price of [50, 51, 52]) ops.place({ id: `gina-sell-${round}-${price}`, owner: GINA, market: many, token: 0, side: Side.SELL, price, size: TOKEN, builder: B2 });
-        ops.place({ id: `hank-buy-${round}`, owner: HANK, market: many, token: 0, side: Side.BUY, price: 52, size: 3 * TOKEN });
-        ops.place({ id: `hank-sell-${round}`, owner: HANK, market: many, token: 0, side: Side.SELL, price: 53, size: TOKEN, builder: round % 2 === 0 ? B2 : B3 });
-        ops.place({ id: `gina-buy-${round}`, owner: GINA, market: many, token: 0, side: Side.BUY, price: 53, size: TOKEN, builder: B2 });
-        ops.place({ id: `hank-sell-b3-${round}`, owner: HANK, market: many, token: 0, side: Side.SELL, price: 54, size: TOKEN, builder: B3 });
-        ops.place({ id: `gina-buy-plain-${round}`, owner: GINA, market: many, token: 0, side: Side.BUY, price: 54, size: TOKEN });
+        for (const price of [50, 51, 52])
+          ops.place({
+            id: `gina-sell-${round}-${price}`,
+            owner: GINA,
+            market: many,
+            token: 0,
+            side: Side.SELL,
+            price,
+            size: TOKEN,
+            builder: B2,
+          });
+        ops.place({
+          id: `hank-buy-${round}`,
+          owner: HANK,
+          market: many,
+          token: 0,
+          side: Side.BUY,
+          price: 52,
+          size: 3 * TOKEN,
+        });
+        ops.place({
+          id: `hank-sell-${round}`,
+          owner: HANK,
+          market: many,
+          token: 0,
+          side: Side.SELL,
+          price: 53,
+          size: TOKEN,
+          builder: round % 2 === 0 ? B2 : B3,
+        });
+        ops.place({
+          id: `gina-buy-${round}`,
+          owner: GINA,
+          market: many,
+          token: 0,
+          side: Side.BUY,
+          price: 53,
+          size: TOKEN,
+          builder: B2,
+        });
+        ops.place({
+          id: `hank-sell-b3-${round}`,
+          owner: HANK,
+          market: many,
+          token: 0,
+          side: Side.SELL,
+          price: 54,
+          size: TOKEN,
+          builder: B3,
+        });
+        ops.place({
+          id: `gina-buy-plain-${round}`,
+          owner: GINA,
+          market: many,
+          token: 0,
+          side: Side.BUY,
+          price: 54,
+          size: TOKEN,
+        });
       });
       await ledger.apply(job!);
     }
     // The trades in which an order carrying the builder took or rested, straight from the orders.
-    const expected = async (builder: string) => (await db.sql<{ trade_id: string }[]>`
+    const expected = async (builder: string) =>
+      (
+        await db.sql<{ trade_id: string }[]>`
       SELECT trade_id FROM trades t
        WHERE EXISTS (SELECT 1 FROM orders o WHERE o.order_id = t.taker_order_id AND o.builder = ${builder})
           OR EXISTS (SELECT 1 FROM trade_fills f JOIN orders o ON o.order_id = f.maker_order_id WHERE f.trade_id = t.trade_id AND o.builder = ${builder})
-       ORDER BY match_time DESC, shard DESC, seq DESC`).map((row) => row.trade_id);
+       ORDER BY match_time DESC, shard DESC, seq DESC`
+      ).map((row) => row.trade_id);
     const b2 = await expected(B2);
     expect(b2).toHaveLength(6 * 2);
     for (const limit of [1, 2, 5, 13, 20]) {
@@ -245,12 +411,17 @@ describe('builderTrades over many trades', () => {
     }
     const all = await builderTrades(db.sql, { builder: B2, limit: 100 });
     expect(all.map((t) => t.type)).toEqual(all.map((t) => (t.taker_order_id.startsWith('gina') ? 'TAKER' : 'MAKER')));
-    expect((await builderTrades(db.sql, { builder: B3, limit: 100 })).map((t) => [t.id, t.type])).toEqual((await expected(B3)).map((id) => [id, 'MAKER']));
+    expect((await builderTrades(db.sql, { builder: B3, limit: 100 })).map((t) => [t.id, t.type])).toEqual(
+      (await expected(B3)).map((id) => [id, 'MAKER']),
+    );
     // The migration's backfill of trades from before it gives the rows ingest writes.
     const rows = () => db.sql`SELECT * FROM builder_trades ORDER BY builder, trade_id`;
     const written = await rows();
     expect(written.length).toBeGreaterThan(b2.length);
-    const migration = readFileSync(new URL('../../../packages/db/migrations/015_builder_trades.sql', import.meta.url), 'utf8');
+    const migration = readFileSync(
+      new URL('../../../packages/db/migrations/015_builder_trades.sql', import.meta.url),
+      'utf8',
+    );
     await db.sql`DELETE FROM builder_trades`;
     await db.sql.unsafe(migration.slice(migration.indexOf('INSERT INTO builder_trades')));
     expect(await rows()).toEqual(written);

@@ -66,7 +66,8 @@ export class HistoryFollower {
 
   private async rebuild(why: string): Promise<void> {
     this.log(`${why}: ClickHouse holds another ledger's history; rebuilding it from this ledger`);
-    for (const table of Object.values(HISTORY_TABLES)) await this.options.ch.command({ query: `TRUNCATE TABLE IF EXISTS ${table}` });
+    for (const table of Object.values(HISTORY_TABLES))
+      await this.options.ch.command({ query: `TRUNCATE TABLE IF EXISTS ${table}` });
     this.copied.clear();
     this.committed.clear();
   }
@@ -78,12 +79,16 @@ export class HistoryFollower {
    * and copied again from this ledger, rather than served stale or copied over with gaps.
    */
   private async readLedgerOffsets(): Promise<void> {
-    const rows = await this.options.sql<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
+    const rows = await this.options.sql<
+      { shard: number; last_seq: string }[]
+    >`SELECT shard, last_seq FROM shard_offsets`;
     const ledger = new Map(rows.map((row) => [row.shard, Number(row.last_seq)]));
     const ahead = [...this.copied].find(([shard, copied]) => copied > (ledger.get(shard) ?? 0));
     if (ahead !== undefined) {
       const [shard, copied] = ahead;
-      await this.rebuild(`history of shard ${shard} is at ${copied} in ClickHouse but the ledger only at ${ledger.get(shard) ?? 0}`);
+      await this.rebuild(
+        `history of shard ${shard} is at ${copied} in ClickHouse but the ledger only at ${ledger.get(shard) ?? 0}`,
+      );
     }
     for (const [shard, committed] of ledger) {
       if (committed > (this.committed.get(shard) ?? 0)) this.committed.set(shard, committed);
@@ -94,7 +99,8 @@ export class HistoryFollower {
   notify(shard: number, seq: number, events: number): void {
     if (seq > (this.committed.get(shard) ?? 0)) this.committed.set(shard, seq);
     this.pendingEvents += events;
-    if (this.pendingEvents >= (this.options.flushEvents ?? 5000) && this.running === null) void this.flush().catch(() => undefined);
+    if (this.pendingEvents >= (this.options.flushEvents ?? 5000) && this.running === null)
+      void this.flush().catch(() => undefined);
   }
 
   private schedule(): void {
@@ -129,7 +135,8 @@ export class HistoryFollower {
       if (this.failures > 0) this.log(`history copy to ClickHouse resumed after ${this.failures} failed attempts`);
       this.failures = 0;
     } catch (error) {
-      if (this.failures++ === 0) this.log(`history copy to ClickHouse failed (the ledger is unaffected; retrying): ${(error as Error).message}`);
+      if (this.failures++ === 0)
+        this.log(`history copy to ClickHouse failed (the ledger is unaffected; retrying): ${(error as Error).message}`);
       throw error;
     }
   }
@@ -139,10 +146,16 @@ export class HistoryFollower {
     const to = Math.min(committed, from + (this.options.maxSeqPerFlush ?? 20_000));
     const rows = await readHistoryRows(this.options.sql, shard, from, to);
     const { ch } = this.options;
-    if (rows.trades.length > 0) await ch.insert({ table: HISTORY_TABLES.trades, values: rows.trades, format: 'JSONEachRow' });
-    if (rows.points.length > 0) await ch.insert({ table: HISTORY_TABLES.pricePoints, values: rows.points, format: 'JSONEachRow' });
+    if (rows.trades.length > 0)
+      await ch.insert({ table: HISTORY_TABLES.trades, values: rows.trades, format: 'JSONEachRow' });
+    if (rows.points.length > 0)
+      await ch.insert({ table: HISTORY_TABLES.pricePoints, values: rows.points, format: 'JSONEachRow' });
     const at = Date.now();
-    await ch.insert({ table: HISTORY_TABLES.offsets, values: [{ shard, seq: to, at, ledger: this.ledgerId }], format: 'JSONEachRow' });
+    await ch.insert({
+      table: HISTORY_TABLES.offsets,
+      values: [{ shard, seq: to, at, ledger: this.ledgerId }],
+      format: 'JSONEachRow',
+    });
     this.copied.set(shard, to);
     this.options.onFlushed?.(shard, to, at);
   }
@@ -163,6 +176,8 @@ export class HistoryFollower {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
-    await this.flush().catch((error: Error) => this.log(`history: last copy before stopping failed (copied on next start): ${error.message}`));
+    await this.flush().catch((error: Error) =>
+      this.log(`history: last copy before stopping failed (copied on next start): ${error.message}`),
+    );
   }
 }

@@ -57,9 +57,33 @@ function bothTokens(market: MarketColumns, firstTicks: number, denominator: numb
   ];
 }
 
-export async function readHistoryRows(sql: Sql, shard: number, afterSeq: number, upToSeq: number): Promise<HistoryRows> {
+export async function readHistoryRows(
+  sql: Sql,
+  shard: number,
+  afterSeq: number,
+  upToSeq: number,
+): Promise<HistoryRows> {
   const [trades, fills, mids] = await Promise.all([
-    sql<(MarketColumns & { trade_id: string; seq: string; market: string; asset_id: string; taker_token: number; side: string; size: string; notional: string; price: string; ms: string; fee_rate_bps: number; transaction_hash: string; taker_order_id: string; outcome0: string; outcome1: string; makers: string })[]>`
+    sql<
+      (MarketColumns & {
+        trade_id: string;
+        seq: string;
+        market: string;
+        asset_id: string;
+        taker_token: number;
+        side: string;
+        size: string;
+        notional: string;
+        price: string;
+        ms: string;
+        fee_rate_bps: number;
+        transaction_hash: string;
+        taker_order_id: string;
+        outcome0: string;
+        outcome1: string;
+        makers: string;
+      })[]
+    >`
       SELECT t.trade_id, t.seq, t.market, t.asset_id, t.taker_token, t.side, t.size, t.notional, t.price::text AS price,
              (extract(epoch FROM t.match_time) * 1000)::bigint AS ms, t.fee_rate_bps, t.transaction_hash, t.taker_order_id,
              m.outcome0, m.outcome1, m.token0, m.token1, m.tick_size,
@@ -67,7 +91,18 @@ export async function readHistoryRows(sql: Sql, shard: number, afterSeq: number,
         FROM trades t JOIN markets m ON m.condition_id = t.market
        WHERE t.shard = ${shard} AND t.seq > ${afterSeq} AND t.seq <= ${upToSeq}
        ORDER BY t.seq`,
-    sql<(MarketColumns & { trade_id: string; idx: number; seq: string; market: string; size: string; taker_price_ticks: number; taker_token: number; ms: string })[]>`
+    sql<
+      (MarketColumns & {
+        trade_id: string;
+        idx: number;
+        seq: string;
+        market: string;
+        size: string;
+        taker_price_ticks: number;
+        taker_token: number;
+        ms: string;
+      })[]
+    >`
       SELECT f.trade_id, f.idx, t.seq, t.market, f.size, f.taker_price_ticks, t.taker_token,
              (extract(epoch FROM t.match_time) * 1000)::bigint AS ms, m.token0, m.token1, m.tick_size
         FROM trades t JOIN trade_fills f ON f.trade_id = t.trade_id JOIN markets m ON m.condition_id = t.market
@@ -103,13 +138,33 @@ export async function readHistoryRows(sql: Sql, shard: number, afterSeq: number,
     const n = ticksPerUnitOf(f.tick_size);
     const firstTicks = f.taker_token === 0 ? f.taker_price_ticks : n - f.taker_price_ticks;
     for (const [asset, price] of bothTokens(f, firstTicks, n)) {
-      rows.points.push({ asset_id: asset, kind: 'trade', ts: Number(f.ms), ref: `${f.trade_id}#${f.idx}`, market: f.market, price, size: Number(f.size), shard, seq: Number(f.seq) });
+      rows.points.push({
+        asset_id: asset,
+        kind: 'trade',
+        ts: Number(f.ms),
+        ref: `${f.trade_id}#${f.idx}`,
+        market: f.market,
+        price,
+        size: Number(f.size),
+        shard,
+        seq: Number(f.seq),
+      });
     }
   }
   for (const c of mids) {
     const n = ticksPerUnitOf(c.tick_size);
     for (const [asset, price] of bothTokens(c, c.bid_ticks + c.ask_ticks, 2 * n)) {
-      rows.points.push({ asset_id: asset, kind: 'mid', ts: Number(c.ms), ref: `${shard}-${c.seq}`, market: c.market, price, size: 0, shard, seq: Number(c.seq) });
+      rows.points.push({
+        asset_id: asset,
+        kind: 'mid',
+        ts: Number(c.ms),
+        ref: `${shard}-${c.seq}`,
+        market: c.market,
+        price,
+        size: 0,
+        shard,
+        seq: Number(c.seq),
+      });
     }
   }
   return rows;

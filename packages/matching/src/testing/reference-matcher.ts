@@ -47,7 +47,15 @@ export class ReferenceMatcher {
     due.sort((a, b) => a.expiresAt - b.expiresAt || a.id - b.id);
     for (const o of due) {
       this.open = this.open.filter((x) => x !== o);
-      this.events.push({ type: 'expired', seq: ++this.seq, at: now, orderId: o.id, market: o.market, owner: o.owner, remaining: o.remaining });
+      this.events.push({
+        type: 'expired',
+        seq: ++this.seq,
+        at: now,
+        orderId: o.id,
+        market: o.market,
+        owner: o.owner,
+        remaining: o.remaining,
+      });
     }
   }
 
@@ -81,9 +89,19 @@ export class ReferenceMatcher {
     const id = this.nextId++;
     const expiresAt = order.orderType === GTD ? order.expiresAt! : 0;
     this.events.push({
-      type: 'accepted', seq: ++this.seq, at: now, orderId: id, market: order.market, token: order.token,
-      side: order.side, orderType: order.orderType, price: order.price, size: order.size, owner: order.owner,
-      postOnly: order.postOnly === true, expiresAt,
+      type: 'accepted',
+      seq: ++this.seq,
+      at: now,
+      orderId: id,
+      market: order.market,
+      token: order.token,
+      side: order.side,
+      orderType: order.orderType,
+      price: order.price,
+      size: order.size,
+      owner: order.owner,
+      postOnly: order.postOnly === true,
+      expiresAt,
     });
     let left = order.size;
     const fills: Fill[] = [];
@@ -91,14 +109,28 @@ export class ReferenceMatcher {
       if (left === 0) break;
       if (maker.owner === order.owner) {
         this.open = this.open.filter((x) => x !== maker);
-        this.events.push({ type: 'cancelled', seq: ++this.seq, at: now, orderId: maker.id, market: maker.market, owner: maker.owner, remaining: maker.remaining, reason: 'self-trade' });
+        this.events.push({
+          type: 'cancelled',
+          seq: ++this.seq,
+          at: now,
+          orderId: maker.id,
+          market: maker.market,
+          owner: maker.owner,
+          remaining: maker.remaining,
+          reason: 'self-trade',
+        });
         continue;
       }
       const qty = Math.min(left, maker.remaining);
       const sameToken = maker.token === order.token;
       fills.push({
-        makerOrderId: maker.id, makerOwner: maker.owner, makerToken: maker.token, makerSide: maker.side, size: qty,
-        makerPrice: maker.price, takerPrice: sameToken ? maker.price : m.ticks - maker.price,
+        makerOrderId: maker.id,
+        makerOwner: maker.owner,
+        makerToken: maker.token,
+        makerSide: maker.side,
+        size: qty,
+        makerPrice: maker.price,
+        takerPrice: sameToken ? maker.price : m.ticks - maker.price,
         kind: sameToken ? 0 : order.side === 0 ? 1 : 2,
       });
       this.lastTrade[order.market] = this.asFirstToken(maker).price;
@@ -108,14 +140,46 @@ export class ReferenceMatcher {
     }
     const filled = order.size - left;
     if (fills.length > 0) {
-      this.events.push({ type: 'trade', seq: ++this.seq, at: now, market: order.market, takerOrderId: id, takerOwner: order.owner, takerToken: order.token, takerSide: order.side, size: filled, fills });
+      this.events.push({
+        type: 'trade',
+        seq: ++this.seq,
+        at: now,
+        market: order.market,
+        takerOrderId: id,
+        takerOwner: order.owner,
+        takerToken: order.token,
+        takerSide: order.side,
+        size: filled,
+        fills,
+      });
     }
     if (left === 0) return { ok: true, orderId: id, status: 'matched', filled, resting: 0 };
     if (order.orderType === GTC || order.orderType === GTD) {
-      this.open.push({ id, market: order.market, token: order.token, side: order.side, orderType: order.orderType, price: order.price, size: order.size, remaining: left, owner: order.owner, expiresAt, arrival: this.arrival++ });
+      this.open.push({
+        id,
+        market: order.market,
+        token: order.token,
+        side: order.side,
+        orderType: order.orderType,
+        price: order.price,
+        size: order.size,
+        remaining: left,
+        owner: order.owner,
+        expiresAt,
+        arrival: this.arrival++,
+      });
       return { ok: true, orderId: id, status: 'live', filled, resting: left };
     }
-    this.events.push({ type: 'cancelled', seq: ++this.seq, at: now, orderId: id, market: order.market, owner: order.owner, remaining: left, reason: 'unfilled' });
+    this.events.push({
+      type: 'cancelled',
+      seq: ++this.seq,
+      at: now,
+      orderId: id,
+      market: order.market,
+      owner: order.owner,
+      remaining: left,
+      reason: 'unfilled',
+    });
     return { ok: true, orderId: id, status: 'unmatched', filled, resting: 0 };
   }
 
@@ -124,16 +188,36 @@ export class ReferenceMatcher {
     const o = this.open.find((x) => x.id === orderId);
     if (!o) return { ok: false as const, reason: 'not-found' as const };
     this.open = this.open.filter((x) => x !== o);
-    this.events.push({ type: 'cancelled', seq: ++this.seq, at: now, orderId, market: o.market, owner: o.owner, remaining: o.remaining, reason: 'user' });
+    this.events.push({
+      type: 'cancelled',
+      seq: ++this.seq,
+      at: now,
+      orderId,
+      market: o.market,
+      owner: o.owner,
+      remaining: o.remaining,
+      reason: 'user',
+    });
     return { ok: true as const, remaining: o.remaining };
   }
 
   cancelOwner(owner: number, market: number | undefined, now: number): number[] {
     this.expireDue(now);
-    const mine = this.open.filter((o) => o.owner === owner && (market === undefined || o.market === market)).sort((a, b) => a.id - b.id);
+    const mine = this.open
+      .filter((o) => o.owner === owner && (market === undefined || o.market === market))
+      .sort((a, b) => a.id - b.id);
     for (const o of mine) {
       this.open = this.open.filter((x) => x !== o);
-      this.events.push({ type: 'cancelled', seq: ++this.seq, at: now, orderId: o.id, market: o.market, owner, remaining: o.remaining, reason: 'user' });
+      this.events.push({
+        type: 'cancelled',
+        seq: ++this.seq,
+        at: now,
+        orderId: o.id,
+        market: o.market,
+        owner,
+        remaining: o.remaining,
+        reason: 'user',
+      });
     }
     return mine.map((o) => o.id);
   }
@@ -155,7 +239,9 @@ export class ReferenceMatcher {
       into.set(price, (into.get(price) ?? 0) + o.remaining);
     }
     const levels = (map: Map<number, number>, descending: boolean) =>
-      [...map.entries()].map(([price, size]) => ({ price, size })).sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
+      [...map.entries()]
+        .map(([price, size]) => ({ price, size }))
+        .sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
     return { bids: levels(bids, true), asks: levels(asks, false) };
   }
 }

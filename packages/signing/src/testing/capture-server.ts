@@ -29,9 +29,19 @@ export async function startCaptureServer(): Promise<CaptureServer> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const captured: CapturedRequest = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
+      const captured: CapturedRequest = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(captured);
-      const route = routes.get(`${captured.method} ${captured.path}`) ?? [...routes.entries()].find(([key]) => key.endsWith('*') && `${captured.method} ${captured.path}`.startsWith(key.slice(0, -1)))?.[1];
+      const route =
+        routes.get(`${captured.method} ${captured.path}`) ??
+        [...routes.entries()].find(
+          ([key]) => key.endsWith('*') && `${captured.method} ${captured.path}`.startsWith(key.slice(0, -1)),
+        )?.[1];
       const { status = 200, json } = route ? route(captured) : { status: 404, json: { error: 'not found' } };
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));

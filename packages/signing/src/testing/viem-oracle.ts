@@ -16,7 +16,12 @@ export const orderTypes = ORDER_EIP712_TYPES;
 export const clobAuthTypes = CLOB_AUTH_EIP712_TYPES;
 
 export function orderDomain(verifyingContract: string, chainId = CHAIN_ID) {
-  return { name: 'Polymarket CTF Exchange', version: '2', chainId, verifyingContract: verifyingContract as Hex } as const;
+  return {
+    name: 'Polymarket CTF Exchange',
+    version: '2',
+    chainId,
+    verifyingContract: verifyingContract as Hex,
+  } as const;
 }
 
 /** The viem message for an order whose fields are decimal strings / hex (addresses lowercased: viem rejects bad checksums). */
@@ -37,15 +42,30 @@ export function viemOrderMessage(order: SignedOrderFields) {
 }
 
 export function viemOrderHash(order: SignedOrderFields, verifyingContract = EXCHANGE): Hex {
-  return hashTypedData({ domain: orderDomain(verifyingContract), types: orderTypes, primaryType: 'Order', message: viemOrderMessage(order) });
+  return hashTypedData({
+    domain: orderDomain(verifyingContract),
+    types: orderTypes,
+    primaryType: 'Order',
+    message: viemOrderMessage(order),
+  });
 }
 
-export function signOrderWithViem(account: PrivateKeyAccount, order: SignedOrderFields, verifyingContract = EXCHANGE): Promise<Hex> {
-  return account.signTypedData({ domain: orderDomain(verifyingContract), types: orderTypes, primaryType: 'Order', message: viemOrderMessage(order) });
+export function signOrderWithViem(
+  account: PrivateKeyAccount,
+  order: SignedOrderFields,
+  verifyingContract = EXCHANGE,
+): Promise<Hex> {
+  return account.signTypedData({
+    domain: orderDomain(verifyingContract),
+    types: orderTypes,
+    primaryType: 'Order',
+    message: viemOrderMessage(order),
+  });
 }
 
 const hexDigit = fc.constantFrom(...'0123456789abcdefABCDEF'.split(''));
-const hexOf = (chars: number) => fc.array(hexDigit, { minLength: chars, maxLength: chars }).map((d) => '0x' + d.join(''));
+const hexOf = (chars: number) =>
+  fc.array(hexDigit, { minLength: chars, maxLength: chars }).map((d) => '0x' + d.join(''));
 const uintString = (maxBits: number) => fc.bigInt({ min: 0n, max: (1n << BigInt(maxBits)) - 1n }).map(String);
 
 /** Orders with every field random in its full range (token ids up to 2^256-1, mixed-case addresses). */
@@ -74,7 +94,9 @@ export function sampleOrder(account: PrivateKeyAccount, i = 0): SignedOrderField
     salt: String(1_000_003 * (i + 1)),
     maker: account.address,
     signer: account.address,
-    tokenId: (71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(i % 2)).toString(),
+    tokenId: (
+      71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(i % 2)
+    ).toString(),
     makerAmount: String(50_000_000 + i),
     takerAmount: '100000000',
     side: (i % 2) as 0 | 1,

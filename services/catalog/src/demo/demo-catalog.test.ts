@@ -18,7 +18,9 @@ describe('generateDemoCatalog', () => {
   it('is deterministic per seed and differs across seeds', () => {
     const again = generateDemoCatalog({ seed: 42, scale: 0.05 });
     expect(generateDemoCatalog({ seed: 42, scale: 0.05 })).toEqual(again);
-    expect(generateDemoCatalog({ seed: 7, scale: 0.05 }).events.map((e) => e.title)).not.toEqual(again.events.map((e) => e.title));
+    expect(generateDemoCatalog({ seed: 7, scale: 0.05 }).events.map((e) => e.title)).not.toEqual(
+      again.events.map((e) => e.title),
+    );
   });
 
   it('makes unique slugs, condition ids and token ids, and consistent links', () => {
@@ -27,7 +29,9 @@ describe('generateDemoCatalog', () => {
     expect(unique(full.markets.map((m) => m.slug))).toBe(true);
     expect(unique(full.markets.map((m) => m.conditionId))).toBe(true);
     expect(unique(full.markets.flatMap((m) => m.tokens))).toBe(true);
-    expect(full.markets.every((m) => /^0x[0-9a-f]{64}$/.test(m.conditionId) && m.tokens.every((t) => /^\d+$/.test(t)))).toBe(true);
+    expect(
+      full.markets.every((m) => /^0x[0-9a-f]{64}$/.test(m.conditionId) && m.tokens.every((t) => /^\d+$/.test(t))),
+    ).toBe(true);
     expect(full.markets.every((m) => ['0.01', '0.001'].includes(m.tickSize))).toBe(true);
     const eventIds = new Set(full.events.map((e) => e.id));
     expect(full.markets.every((m) => eventIds.has(m.eventId))).toBe(true);

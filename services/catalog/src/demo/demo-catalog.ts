@@ -5,7 +5,15 @@
 
 import { dateWords, DEMO_TAGS, pickTemplate, type EventDraft } from './event-templates.ts';
 import { SeededRandom } from './seeded-random.ts';
-import { ADJECTIVES, ANIMALS, COMMENT_BODIES, COMMENT_OPENERS, FIRST_NAMES, LAST_NAMES, REPLY_BODIES } from './vocabulary.ts';
+import {
+  ADJECTIVES,
+  ANIMALS,
+  COMMENT_BODIES,
+  COMMENT_OPENERS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  REPLY_BODIES,
+} from './vocabulary.ts';
 
 const DAY_MS = 86_400_000;
 /** The catalog's "now": fixed, so the data is the same whenever it is generated. */
@@ -16,25 +24,79 @@ export interface DemoOptions {
   scale: number;
 }
 
-export interface DemoTag { id: number; label: string; slug: string; createdAt: Date }
-export interface DemoSeries { id: number; ticker: string; slug: string; title: string; recurrence: string; closed: boolean; createdAt: Date }
+export interface DemoTag {
+  id: number;
+  label: string;
+  slug: string;
+  createdAt: Date;
+}
+export interface DemoSeries {
+  id: number;
+  ticker: string;
+  slug: string;
+  title: string;
+  recurrence: string;
+  closed: boolean;
+  createdAt: Date;
+}
 export interface DemoEvent {
-  id: number; ticker: string; slug: string; title: string; description: string; resolutionSource: string;
-  createdAt: Date; endDate: Date; closed: boolean; archived: boolean; image: string; icon: string;
-  tagIds: number[]; seriesId: number | undefined;
+  id: number;
+  ticker: string;
+  slug: string;
+  title: string;
+  description: string;
+  resolutionSource: string;
+  createdAt: Date;
+  endDate: Date;
+  closed: boolean;
+  archived: boolean;
+  image: string;
+  icon: string;
+  tagIds: number[];
+  seriesId: number | undefined;
 }
 export interface DemoMarket {
-  id: number; eventId: number; conditionId: string; questionId: string; question: string; slug: string;
-  outcomes: [string, string]; tokens: [string, string]; tickSize: string; negRisk: boolean;
-  volume: number; volume24hr: number; liquidity: number; competitive: number;
+  id: number;
+  eventId: number;
+  conditionId: string;
+  questionId: string;
+  question: string;
+  slug: string;
+  outcomes: [string, string];
+  tokens: [string, string];
+  tickSize: string;
+  negRisk: boolean;
+  volume: number;
+  volume24hr: number;
+  liquidity: number;
+  competitive: number;
 }
 export interface DemoProfile {
-  id: number; proxyWallet: string; baseAddress: string; name: string; pseudonym: string; bio: string;
-  profileImage: string; xUsername: string; displayUsernamePublic: boolean; verifiedBadge: boolean; isMod: boolean; isCreator: boolean; createdAt: Date;
+  id: number;
+  proxyWallet: string;
+  baseAddress: string;
+  name: string;
+  pseudonym: string;
+  bio: string;
+  profileImage: string;
+  xUsername: string;
+  displayUsernamePublic: boolean;
+  verifiedBadge: boolean;
+  isMod: boolean;
+  isCreator: boolean;
+  createdAt: Date;
 }
 export interface DemoComment {
-  id: number; body: string; parentEntityType: 'Event' | 'Series' | 'market'; parentEntityId: number; parentCommentId: number | null;
-  userAddress: string; replyAddress: string; reactionCount: number; reportCount: number; createdAt: Date;
+  id: number;
+  body: string;
+  parentEntityType: 'Event' | 'Series' | 'market';
+  parentEntityId: number;
+  parentCommentId: number | null;
+  userAddress: string;
+  replyAddress: string;
+  reactionCount: number;
+  reportCount: number;
+  createdAt: Date;
 }
 
 export interface DemoCatalog {
@@ -47,7 +109,14 @@ export interface DemoCatalog {
 }
 
 export function slugOf(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120).replace(/-+$/, '');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120)
+    .replace(/-+$/, '');
 }
 
 /** A uint256 as a decimal string, like an on-chain ERC-1155 token id. */
@@ -65,7 +134,12 @@ function uniqueSlug(used: Set<string>, base: string, n: number): string {
 export function generateDemoCatalog({ seed, scale }: DemoOptions): DemoCatalog {
   const rng = new SeededRandom(seed);
   const count = (n: number) => Math.max(1, Math.round(n * scale));
-  const tags: DemoTag[] = DEMO_TAGS.map((label, i) => ({ id: i + 1, label, slug: slugOf(label), createdAt: new Date(DEMO_ANCHOR - 500 * DAY_MS + i * 3_600_000) }));
+  const tags: DemoTag[] = DEMO_TAGS.map((label, i) => ({
+    id: i + 1,
+    label,
+    slug: slugOf(label),
+    createdAt: new Date(DEMO_ANCHOR - 500 * DAY_MS + i * 3_600_000),
+  }));
   const tagId = new Map(tags.map((t) => [t.label, t.id]));
   const seriesByTitle = new Map<string, DemoSeries>();
   const maxSeries = count(200);
@@ -76,7 +150,13 @@ export function generateDemoCatalog({ seed, scale }: DemoOptions): DemoCatalog {
   return { tags, series, events, markets, profiles, comments };
 }
 
-function generateEvents(rng: SeededRandom, eventCount: number, tagId: Map<string, number>, seriesByTitle: Map<string, DemoSeries>, maxSeries: number) {
+function generateEvents(
+  rng: SeededRandom,
+  eventCount: number,
+  tagId: Map<string, number>,
+  seriesByTitle: Map<string, DemoSeries>,
+  maxSeries: number,
+) {
   const events: DemoEvent[] = [];
   const markets: DemoMarket[] = [];
   const eventSlugs = new Set<string>();
@@ -87,7 +167,9 @@ function generateEvents(rng: SeededRandom, eventCount: number, tagId: Map<string
     const probe = pickTemplate(rng);
     const spanGuess = probe(rng, dateWords(new Date(DEMO_ANCHOR))).spanDays;
     const span = rng.int(spanGuess[0], spanGuess[1]) * DAY_MS;
-    const end = open ? DEMO_ANCHOR + rng.int(1, Math.max(1, Math.round(span / DAY_MS))) * DAY_MS : DEMO_ANCHOR - rng.int(1, 365) * DAY_MS;
+    const end = open
+      ? DEMO_ANCHOR + rng.int(1, Math.max(1, Math.round(span / DAY_MS))) * DAY_MS
+      : DEMO_ANCHOR - rng.int(1, 365) * DAY_MS;
     const created = Math.min(end - span, DEMO_ANCHOR - rng.int(1, 30) * DAY_MS) - rng.int(0, 86_399) * 1000;
     const draft: EventDraft = probe(rng, dateWords(new Date(end)));
     const slug = uniqueSlug(eventSlugs, slugOf(draft.title), n);
@@ -96,7 +178,15 @@ function generateEvents(rng: SeededRandom, eventCount: number, tagId: Map<string
       let series = seriesByTitle.get(draft.series.title);
       if (series === undefined && seriesByTitle.size < maxSeries) {
         const seriesSlug = slugOf(draft.series.title);
-        series = { id: seriesByTitle.size + 1, ticker: seriesSlug, slug: seriesSlug, title: draft.series.title, recurrence: draft.series.recurrence, closed: false, createdAt: new Date(created) };
+        series = {
+          id: seriesByTitle.size + 1,
+          ticker: seriesSlug,
+          slug: seriesSlug,
+          title: draft.series.title,
+          recurrence: draft.series.recurrence,
+          closed: false,
+          createdAt: new Date(created),
+        };
         seriesByTitle.set(draft.series.title, series);
       }
       seriesId = series?.id;
@@ -127,7 +217,11 @@ function generateEvents(rng: SeededRandom, eventCount: number, tagId: Map<string
         conditionId: `0x${rng.hex(32)}`,
         questionId: `0x${rng.hex(32)}`,
         question: market.question,
-        slug: uniqueSlug(marketSlugs, slugOf(draft.markets.length === 1 ? draft.title : `${slug}-${market.label}`), markets.length + 1),
+        slug: uniqueSlug(
+          marketSlugs,
+          slugOf(draft.markets.length === 1 ? draft.title : `${slug}-${market.label}`),
+          markets.length + 1,
+        ),
         outcomes: market.outcomes ?? ['Yes', 'No'],
         tokens: [tokenId(rng), tokenId(rng)],
         tickSize: rng.chance(0.05) ? '0.001' : draft.tickSize,
@@ -155,7 +249,17 @@ function generateProfiles(rng: SeededRandom, profileCount: number): DemoProfile[
       baseAddress: `0x${rng.hex(20)}`,
       name: named ? `${first} ${last}` : '',
       pseudonym,
-      bio: rng.chance(0.4) ? rng.pick(['Macro trader.', 'Sports markets only.', 'Crypto since 2017.', 'Weather nerd.', 'Polls and politics.', 'Market maker.', 'Here for the memes.']) : '',
+      bio: rng.chance(0.4)
+        ? rng.pick([
+            'Macro trader.',
+            'Sports markets only.',
+            'Crypto since 2017.',
+            'Weather nerd.',
+            'Polls and politics.',
+            'Market maker.',
+            'Here for the memes.',
+          ])
+        : '',
       profileImage: rng.chance(0.5) ? `https://static.pmx.dev/avatars/${n}.png` : '',
       xUsername: named && rng.chance(0.4) ? `${first}${last}`.toLowerCase().replace(/[^a-z0-9]/g, '') : '',
       displayUsernamePublic: named,
@@ -188,9 +292,16 @@ function generateComments(
       const parent = skewed(topLevel.slice(-2000));
       const createdAt = new Date(Math.min(DEMO_ANCHOR - 1000, parent.createdAt.getTime() + rng.int(60, 3 * 86_400)));
       comments.push({
-        id: n, body: rng.pick(REPLY_BODIES), parentEntityType: parent.parentEntityType, parentEntityId: parent.parentEntityId,
-        parentCommentId: parent.id, userAddress: by.proxyWallet, replyAddress: parent.userAddress,
-        reactionCount: Math.floor(rng.logNormal(0, 1)), reportCount: 0, createdAt,
+        id: n,
+        body: rng.pick(REPLY_BODIES),
+        parentEntityType: parent.parentEntityType,
+        parentEntityId: parent.parentEntityId,
+        parentCommentId: parent.id,
+        userAddress: by.proxyWallet,
+        replyAddress: parent.userAddress,
+        reactionCount: Math.floor(rng.logNormal(0, 1)),
+        reportCount: 0,
+        createdAt,
       });
       continue;
     }
@@ -214,9 +325,15 @@ function generateComments(
       since = s.createdAt.getTime();
     }
     const comment: DemoComment = {
-      id: n, body: `${rng.pick(COMMENT_OPENERS)} ${rng.pick(COMMENT_BODIES)}`, parentEntityType: type, parentEntityId: entityId,
-      parentCommentId: null, userAddress: by.proxyWallet, replyAddress: '',
-      reactionCount: Math.floor(rng.logNormal(0.5, 1.2)), reportCount: rng.chance(0.01) ? rng.int(1, 3) : 0,
+      id: n,
+      body: `${rng.pick(COMMENT_OPENERS)} ${rng.pick(COMMENT_BODIES)}`,
+      parentEntityType: type,
+      parentEntityId: entityId,
+      parentCommentId: null,
+      userAddress: by.proxyWallet,
+      replyAddress: '',
+      reactionCount: Math.floor(rng.logNormal(0.5, 1.2)),
+      reportCount: rng.chance(0.01) ? rng.int(1, 3) : 0,
       createdAt: new Date(since + Math.floor(rng.next() * Math.max(1, DEMO_ANCHOR - since))),
     };
     comments.push(comment);

@@ -27,7 +27,12 @@ async function insertChunked(tx: Tx, table: string, rows: Record<string, unknown
 }
 
 /** Inserts by slug, reusing rows that exist: demo id → real id. */
-async function upsertBySlug(tx: Tx, table: string, rows: ({ slug: string } & Record<string, unknown>)[], localIds: number[]): Promise<Map<number, number>> {
+async function upsertBySlug(
+  tx: Tx,
+  table: string,
+  rows: ({ slug: string } & Record<string, unknown>)[],
+  localIds: number[],
+): Promise<Map<number, number>> {
   const ids = new Map<number, number>();
   const columns = Object.keys(rows[0] ?? {});
   const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)));
@@ -75,9 +80,15 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
       tx,
       'catalog_series',
       demo.series.map((s) => ({
-        ticker: s.ticker, slug: s.slug, title: s.title, series_type: 'single', recurrence: s.recurrence,
-        image: `https://static.pmx.dev/series/${s.slug}.png`, icon: `https://static.pmx.dev/series/${s.slug}-icon.png`,
-        created_at: s.createdAt, updated_at: s.createdAt,
+        ticker: s.ticker,
+        slug: s.slug,
+        title: s.title,
+        series_type: 'single',
+        recurrence: s.recurrence,
+        image: `https://static.pmx.dev/series/${s.slug}.png`,
+        icon: `https://static.pmx.dev/series/${s.slug}-icon.png`,
+        created_at: s.createdAt,
+        updated_at: s.createdAt,
       })),
       demo.series.map((s) => s.id),
     );
@@ -93,11 +104,25 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
       demo.markets.map((m) => {
         const event = eventById.get(m.eventId)!;
         return {
-          condition_id: m.conditionId, question: m.question, token0: m.tokens[0], token1: m.tokens[1],
-          outcome0: m.outcomes[0], outcome1: m.outcomes[1], tick_size: m.tickSize, min_order_size: MIN_ORDER_SIZE,
-          neg_risk: m.negRisk, question_id: m.questionId, description: event.description, market_slug: m.slug,
-          end_date_iso: event.endDate, icon: event.icon, image: event.image, active: true, closed: event.closed,
-          accepting_orders: !event.closed, created_at: event.createdAt,
+          condition_id: m.conditionId,
+          question: m.question,
+          token0: m.tokens[0],
+          token1: m.tokens[1],
+          outcome0: m.outcomes[0],
+          outcome1: m.outcomes[1],
+          tick_size: m.tickSize,
+          min_order_size: MIN_ORDER_SIZE,
+          neg_risk: m.negRisk,
+          question_id: m.questionId,
+          description: event.description,
+          market_slug: m.slug,
+          end_date_iso: event.endDate,
+          icon: event.icon,
+          image: event.image,
+          active: true,
+          closed: event.closed,
+          accepting_orders: !event.closed,
+          created_at: event.createdAt,
         };
       }),
       tx`ON CONFLICT DO NOTHING`,
@@ -106,10 +131,23 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
       tx,
       'catalog_events',
       demo.events.map((e) => ({
-        id: eventBase + e.id, ticker: e.ticker, slug: e.slug, title: e.title, description: e.description,
-        resolution_source: e.resolutionSource, start_date: e.createdAt, creation_date: e.createdAt, end_date: e.endDate,
-        image: e.image, icon: e.icon, active: true, closed: e.closed, archived: e.archived,
-        closed_time: e.closed ? e.endDate : null, created_at: e.createdAt, updated_at: e.closed ? e.endDate : e.createdAt,
+        id: eventBase + e.id,
+        ticker: e.ticker,
+        slug: e.slug,
+        title: e.title,
+        description: e.description,
+        resolution_source: e.resolutionSource,
+        start_date: e.createdAt,
+        creation_date: e.createdAt,
+        end_date: e.endDate,
+        image: e.image,
+        icon: e.icon,
+        active: true,
+        closed: e.closed,
+        archived: e.archived,
+        closed_time: e.closed ? e.endDate : null,
+        created_at: e.createdAt,
+        updated_at: e.closed ? e.endDate : e.createdAt,
       })),
     );
     await insertChunked(
@@ -118,15 +156,35 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
       demo.markets.map((m) => {
         const e = eventById.get(m.eventId)!;
         return {
-          id: marketBase + m.id, condition_id: m.conditionId, question: m.question, slug: m.slug, question_id: m.questionId,
-          description: e.description, resolution_source: e.resolutionSource, image: e.image, icon: e.icon,
-          start_date: e.createdAt, end_date: e.endDate, active: true, closed: e.closed, archived: e.archived,
-          closed_time: e.closed ? e.endDate : null, volume: m.volume, volume_24hr: m.volume24hr, liquidity: m.liquidity,
-          competitive: m.competitive, created_at: e.createdAt, updated_at: e.closed ? e.endDate : e.createdAt,
+          id: marketBase + m.id,
+          condition_id: m.conditionId,
+          question: m.question,
+          slug: m.slug,
+          question_id: m.questionId,
+          description: e.description,
+          resolution_source: e.resolutionSource,
+          image: e.image,
+          icon: e.icon,
+          start_date: e.createdAt,
+          end_date: e.endDate,
+          active: true,
+          closed: e.closed,
+          archived: e.archived,
+          closed_time: e.closed ? e.endDate : null,
+          volume: m.volume,
+          volume_24hr: m.volume24hr,
+          liquidity: m.liquidity,
+          competitive: m.competitive,
+          created_at: e.createdAt,
+          updated_at: e.closed ? e.endDate : e.createdAt,
         };
       }),
     );
-    await insertChunked(tx, 'catalog_event_markets', demo.markets.map((m) => ({ event_id: eventBase + m.eventId, market_id: marketBase + m.id })));
+    await insertChunked(
+      tx,
+      'catalog_event_markets',
+      demo.markets.map((m) => ({ event_id: eventBase + m.eventId, market_id: marketBase + m.id })),
+    );
     await insertChunked(
       tx,
       'catalog_event_tags',
@@ -136,16 +194,29 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
     await insertChunked(
       tx,
       'catalog_series_events',
-      demo.events.filter((e) => e.seriesId !== undefined).map((e) => ({ series_id: seriesIds.get(e.seriesId!)!, event_id: eventBase + e.id })),
+      demo.events
+        .filter((e) => e.seriesId !== undefined)
+        .map((e) => ({ series_id: seriesIds.get(e.seriesId!)!, event_id: eventBase + e.id })),
       tx`ON CONFLICT DO NOTHING`,
     );
     await insertChunked(
       tx,
       'catalog_profiles',
       demo.profiles.map((p) => ({
-        id: profileBase + p.id, proxy_wallet: p.proxyWallet, base_address: p.baseAddress, name: p.name, pseudonym: p.pseudonym,
-        bio: p.bio, profile_image: p.profileImage, x_username: p.xUsername, display_username_public: p.displayUsernamePublic,
-        verified_badge: p.verifiedBadge, is_mod: p.isMod, is_creator: p.isCreator, created_at: p.createdAt, updated_at: p.createdAt,
+        id: profileBase + p.id,
+        proxy_wallet: p.proxyWallet,
+        base_address: p.baseAddress,
+        name: p.name,
+        pseudonym: p.pseudonym,
+        bio: p.bio,
+        profile_image: p.profileImage,
+        x_username: p.xUsername,
+        display_username_public: p.displayUsernamePublic,
+        verified_badge: p.verifiedBadge,
+        is_mod: p.isMod,
+        is_creator: p.isCreator,
+        created_at: p.createdAt,
+        updated_at: p.createdAt,
       })),
     );
     const entityBase = { Event: eventBase, market: marketBase, Series: 0 } as const;
@@ -153,11 +224,20 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
       tx,
       'catalog_comments',
       demo.comments.map((c) => ({
-        id: commentBase + c.id, body: c.body, parent_entity_type: c.parentEntityType,
-        parent_entity_id: c.parentEntityType === 'Series' ? seriesIds.get(c.parentEntityId)! : entityBase[c.parentEntityType] + c.parentEntityId,
+        id: commentBase + c.id,
+        body: c.body,
+        parent_entity_type: c.parentEntityType,
+        parent_entity_id:
+          c.parentEntityType === 'Series'
+            ? seriesIds.get(c.parentEntityId)!
+            : entityBase[c.parentEntityType] + c.parentEntityId,
         parent_comment_id: c.parentCommentId === null ? null : commentBase + c.parentCommentId,
-        user_address: c.userAddress, reply_address: c.replyAddress, reaction_count: c.reactionCount, report_count: c.reportCount,
-        created_at: c.createdAt, updated_at: c.createdAt,
+        user_address: c.userAddress,
+        reply_address: c.replyAddress,
+        reaction_count: c.reactionCount,
+        report_count: c.reportCount,
+        created_at: c.createdAt,
+        updated_at: c.createdAt,
       })),
     );
     for (const table of ['catalog_events', 'catalog_markets', 'catalog_profiles', 'catalog_comments']) {

@@ -3,7 +3,19 @@
 // title, markets, tags, series and time span from the vocabulary.
 
 import type { SeededRandom } from './seeded-random.ts';
-import { AWARDS, CITIES, COINS, COMPANIES, COUNTRIES, FIRST_NAMES, LAST_NAMES, LEAGUES, OFFICES, PRODUCTS, TITLES } from './vocabulary.ts';
+import {
+  AWARDS,
+  CITIES,
+  COINS,
+  COMPANIES,
+  COUNTRIES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  LEAGUES,
+  OFFICES,
+  PRODUCTS,
+  TITLES,
+} from './vocabulary.ts';
 
 export interface MarketDraft {
   question: string;
@@ -35,7 +47,20 @@ export interface EventDraft {
 /** When the event ends, for titles that carry a date. */
 export type DateLabel = (daysFromAnchor: number) => string;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function person(rng: SeededRandom): string {
   return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
@@ -59,7 +84,10 @@ const election: Template = (rng, when) => {
     resolutionSource: `Official results of the ${country} electoral authority`,
     tags: ['Politics', 'Elections', country],
     series: { title: `${country} ${office} Elections`, recurrence: 'annual' },
-    markets: [...new Set(candidates)].map((name) => ({ question: `Will ${name} win the ${when.year} ${country} ${office.toLowerCase()} election?`, label: name })),
+    markets: [...new Set(candidates)].map((name) => ({
+      question: `Will ${name} win the ${when.year} ${country} ${office.toLowerCase()} election?`,
+      label: name,
+    })),
     negRisk: true,
     spanDays: [60, 400],
     tickSize: '0.001',
@@ -72,8 +100,13 @@ const game: Template = (rng, when) => {
   const [home, away] = rng.sample(league.teams, 2) as [string, string];
   const line = league.points + rng.int(-3, 3) + 0.5;
   const markets: MarketDraft[] = [{ question: `${home} vs. ${away}`, outcomes: [home, away], label: 'winner' }];
-  if (rng.chance(0.6)) markets.push({ question: `${home} vs. ${away}: O/U ${line}`, outcomes: ['Over', 'Under'], label: `total-${line}` });
-  if (rng.chance(0.4)) markets.push({ question: `Will ${home} win by more than ${Math.max(1, Math.round(league.points / 20))}.5?`, label: 'spread' });
+  if (rng.chance(0.6))
+    markets.push({ question: `${home} vs. ${away}: O/U ${line}`, outcomes: ['Over', 'Under'], label: `total-${line}` });
+  if (rng.chance(0.4))
+    markets.push({
+      question: `Will ${home} win by more than ${Math.max(1, Math.round(league.points / 20))}.5?`,
+      label: 'spread',
+    });
   return {
     title: `${home} vs. ${away} (${when.date})`,
     description: `${league.name} game between the ${home} and the ${away} scheduled for ${when.date}. Markets resolve on the official final result, overtime included.`,
@@ -97,7 +130,10 @@ const championship: Template = (rng, when) => {
     resolutionSource: `Official ${league.name} announcements`,
     tags: ['Sports', league.sport, league.name],
     series: { title: `${league.name} Champion`, recurrence: 'annual' },
-    markets: teams.map((team) => ({ question: `Will ${team} win the ${when.year} ${league.name} championship?`, label: team })),
+    markets: teams.map((team) => ({
+      question: `Will ${team} win the ${when.year} ${league.name} championship?`,
+      label: team,
+    })),
     negRisk: true,
     spanDays: [90, 300],
     tickSize: '0.001',
@@ -172,7 +208,10 @@ const weather: Template = (rng, when) => {
   const base = rng.int(40, 85);
   const markets = Array.from({ length: rng.int(4, 6) }, (_, i) => {
     const low = base + i * 2;
-    return { question: `Will the highest temperature in ${city} be ${low}°F or higher on ${when.date}?`, label: `${low}f` };
+    return {
+      question: `Will the highest temperature in ${city} be ${low}°F or higher on ${when.date}?`,
+      label: `${low}f`,
+    };
   });
   return {
     title: `Highest temperature in ${city} on ${when.date}?`,
@@ -191,16 +230,23 @@ const weather: Template = (rng, when) => {
 const award: Template = (rng, when) => {
   const show = rng.pick(AWARDS);
   const category = rng.pick(show.categories);
-  const nominees = show.name === 'Ballon d’Or' || category.includes('Act') || category.includes('Director') || category.includes('Artist')
-    ? Array.from({ length: rng.int(4, 6) }, () => person(rng))
-    : rng.sample(TITLES, rng.int(4, 6));
+  const nominees =
+    show.name === 'Ballon d’Or' ||
+    category.includes('Act') ||
+    category.includes('Director') ||
+    category.includes('Artist')
+      ? Array.from({ length: rng.int(4, 6) }, () => person(rng))
+      : rng.sample(TITLES, rng.int(4, 6));
   return {
     title: `${show.name} ${when.year}: ${category}`,
     description: `Who will win ${category} at the ${when.year} ${show.name}? Resolves to the winner announced at the ceremony.`,
     resolutionSource: `Official ${show.name} announcement`,
     tags: ['Culture', 'Awards', show.tag],
     series: { title: `${show.name}`, recurrence: 'annual' },
-    markets: [...new Set(nominees)].map((name) => ({ question: `Will ${name} win ${category} at the ${when.year} ${show.name}?`, label: name })),
+    markets: [...new Set(nominees)].map((name) => ({
+      question: `Will ${name} win ${category} at the ${when.year} ${show.name}?`,
+      label: name,
+    })),
     negRisk: true,
     spanDays: [60, 150],
     tickSize: '0.01',
@@ -227,8 +273,11 @@ const launch: Template = (rng, when) => {
 
 const geopolitics: Template = (rng, when) => {
   const [a, b] = rng.sample(COUNTRIES, 2) as [string, string];
-  const markets: MarketDraft[] = [{ question: `${a}–${b} trade agreement signed by ${when.month} ${when.year}?`, label: 'agreement' }];
-  if (rng.chance(0.5)) markets.push({ question: `${a} and ${b} leaders meet before ${when.month} ${when.year}?`, label: 'meeting' });
+  const markets: MarketDraft[] = [
+    { question: `${a}–${b} trade agreement signed by ${when.month} ${when.year}?`, label: 'agreement' },
+  ];
+  if (rng.chance(0.5))
+    markets.push({ question: `${a} and ${b} leaders meet before ${when.month} ${when.year}?`, label: 'meeting' });
   return {
     title: `${a}–${b} relations by ${when.month} ${when.year}`,
     description: `Questions on relations between ${a} and ${b} before the end of ${when.month} ${when.year}, resolved on official government statements.`,
@@ -277,9 +326,37 @@ export function dateWords(date: Date): { date: string; month: string; year: numb
 /** Every tag label the templates use, plus a few cross-cutting ones: 100 in all. */
 export const DEMO_TAGS: string[] = [
   ...new Set([
-    'Politics', 'Elections', 'World', 'Geopolitics', 'Sports', 'Crypto', 'Crypto Prices', 'Economy', 'Fed', 'Inflation',
-    'Weather', 'Climate', 'Culture', 'Awards', 'Movies', 'Music', 'TV', 'Gaming', 'Tech', 'AI', 'Business', 'Companies',
-    'Trending', 'Breaking', 'Recurring', 'Daily', 'Weekly', 'Mentions', 'Polls', 'Science', 'Space',
+    'Politics',
+    'Elections',
+    'World',
+    'Geopolitics',
+    'Sports',
+    'Crypto',
+    'Crypto Prices',
+    'Economy',
+    'Fed',
+    'Inflation',
+    'Weather',
+    'Climate',
+    'Culture',
+    'Awards',
+    'Movies',
+    'Music',
+    'TV',
+    'Gaming',
+    'Tech',
+    'AI',
+    'Business',
+    'Companies',
+    'Trending',
+    'Breaking',
+    'Recurring',
+    'Daily',
+    'Weekly',
+    'Mentions',
+    'Polls',
+    'Science',
+    'Space',
     ...LEAGUES.map((l) => l.sport),
     ...LEAGUES.map((l) => l.name),
     ...COINS.map((c) => c.name),

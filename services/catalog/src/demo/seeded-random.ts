@@ -43,7 +43,10 @@ export class SeededRandom {
   /** Lowercase hex of `bytes` random bytes. */
   hex(bytes: number): string {
     let out = '';
-    while (out.length < bytes * 2) out += Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    while (out.length < bytes * 2)
+      out += Math.floor(this.next() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
     return out.slice(0, bytes * 2);
   }
 

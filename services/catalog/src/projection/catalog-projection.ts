@@ -17,7 +17,14 @@ import {
   readTags,
   type LinkTable,
 } from '../store/catalog-reads.ts';
-import { addNotification, CHANGE_CHANNEL, emptyChanges, isEmpty, mergeChanges, type ChangeSet } from '../store/change-set.ts';
+import {
+  addNotification,
+  CHANGE_CHANNEL,
+  emptyChanges,
+  isEmpty,
+  mergeChanges,
+  type ChangeSet,
+} from '../store/change-set.ts';
 
 const RETRY_MS = 500;
 const DEFAULT_RESPONSE_CACHE_ENTRIES = 256;
@@ -155,7 +162,12 @@ export class CatalogProjection {
       ...linkEntries.map(([table, pairs]) => readLinks(sql, table, pairs)),
     ]);
     const state = this.current.state;
-    const apply = <T extends { id: number }>(wanted: Set<number>, rows: T[], put: (r: T) => void, drop: (id: number) => void) => {
+    const apply = <T extends { id: number }>(
+      wanted: Set<number>,
+      rows: T[],
+      put: (r: T) => void,
+      drop: (id: number) => void,
+    ) => {
       const found = new Set<number>();
       for (const row of rows) {
         found.add(row.id);
@@ -163,12 +175,42 @@ export class CatalogProjection {
       }
       for (const id of wanted) if (!found.has(id)) drop(id);
     };
-    apply(ids.catalog_tags, tags, (r) => state.putTag(r), (id) => state.dropTag(id));
-    apply(ids.catalog_series, series, (r) => state.putSeries(r), (id) => state.dropSeries(id));
-    apply(ids.catalog_events, events, (r) => state.putEvent(r), (id) => state.dropEvent(id));
-    apply(ids.catalog_markets, markets, (r) => state.putMarket(r), (id) => state.dropMarket(id));
-    apply(ids.catalog_profiles, profiles, (r) => state.putProfile(r), (id) => state.dropProfile(id));
-    apply(ids.catalog_comments, comments, (r) => state.putComment(r), (id) => state.dropComment(id));
+    apply(
+      ids.catalog_tags,
+      tags,
+      (r) => state.putTag(r),
+      (id) => state.dropTag(id),
+    );
+    apply(
+      ids.catalog_series,
+      series,
+      (r) => state.putSeries(r),
+      (id) => state.dropSeries(id),
+    );
+    apply(
+      ids.catalog_events,
+      events,
+      (r) => state.putEvent(r),
+      (id) => state.dropEvent(id),
+    );
+    apply(
+      ids.catalog_markets,
+      markets,
+      (r) => state.putMarket(r),
+      (id) => state.dropMarket(id),
+    );
+    apply(
+      ids.catalog_profiles,
+      profiles,
+      (r) => state.putProfile(r),
+      (id) => state.dropProfile(id),
+    );
+    apply(
+      ids.catalog_comments,
+      comments,
+      (r) => state.putComment(r),
+      (id) => state.dropComment(id),
+    );
     linkEntries.forEach(([table, pairs], i) => {
       const present = new Set(links[i]!.map(([a, b]) => `${a}:${b}`));
       for (const [a, b] of pairs) state.setLink(table, a, b, present.has(`${a}:${b}`));

@@ -36,8 +36,14 @@ export class CatalogState {
   readonly tags = new RecordTable<TagRecord, 'slug'>({ slug: (t) => t.slug });
   readonly series = new RecordTable<SeriesRecord, 'slug'>({ slug: (s) => s.slug });
   readonly events = new RecordTable<EventRecord, 'slug'>({ slug: (e) => e.slug });
-  readonly markets = new RecordTable<MarketRecord, 'slug' | 'conditionId'>({ slug: (m) => m.slug, conditionId: (m) => m.conditionId });
-  readonly profiles = new RecordTable<ProfileRecord, 'proxyWallet' | 'baseAddress'>({ proxyWallet: (p) => p.proxyWallet, baseAddress: (p) => p.baseAddress }, ['baseAddress']);
+  readonly markets = new RecordTable<MarketRecord, 'slug' | 'conditionId'>({
+    slug: (m) => m.slug,
+    conditionId: (m) => m.conditionId,
+  });
+  readonly profiles = new RecordTable<ProfileRecord, 'proxyWallet' | 'baseAddress'>(
+    { proxyWallet: (p) => p.proxyWallet, baseAddress: (p) => p.baseAddress },
+    ['baseAddress'],
+  );
   readonly comments = new RecordTable<CommentRecord, never>({});
   /** Top-level comment ids by entityKey. */
   readonly threads = new Map<string, Set<number>>();
@@ -127,7 +133,8 @@ export class CatalogState {
   putComment(comment: CommentRecord): void {
     this.dropComment(comment.id);
     this.comments.put(comment);
-    if (comment.parentCommentId === null) addTo(this.threads, entityKey(comment.parentEntityType, comment.parentEntityId), comment.id);
+    if (comment.parentCommentId === null)
+      addTo(this.threads, entityKey(comment.parentEntityType, comment.parentEntityId), comment.id);
     else addTo(this.replies, comment.parentCommentId, comment.id);
     addTo(this.commentsByAuthor, comment.userAddress, comment.id);
     this.touchComment(comment);
@@ -205,7 +212,8 @@ export class CatalogState {
   /** The positions feed saw these authors' positions change. */
   holdingsChanged(addresses: Iterable<string>): void {
     this.epoch++;
-    for (const address of addresses) for (const id of this.commentsByAuthor.get(address) ?? NO_IDS) this.clearComment(id);
+    for (const address of addresses)
+      for (const id of this.commentsByAuthor.get(address) ?? NO_IDS) this.clearComment(id);
   }
 
   // ---- derived reads ----
@@ -219,7 +227,8 @@ export class CatalogState {
     let ids = this.marketsOfTagMemo.get(tagId);
     if (ids === undefined) {
       const set = new Set(this.marketTags.to(tagId));
-      for (const eventId of this.eventTags.to(tagId)) for (const marketId of this.eventMarkets.of(eventId)) set.add(marketId);
+      for (const eventId of this.eventTags.to(tagId))
+        for (const marketId of this.eventMarkets.of(eventId)) set.add(marketId);
       ids = set;
       this.marketsOfTagMemo.set(tagId, ids);
     }
@@ -264,7 +273,8 @@ export class CatalogState {
     if (type === 'Event') return [...this.eventMarkets.of(id)];
     // A market in two of the series' events counts once (its positions were listed twice).
     const out = new Set<number>();
-    for (const eventId of this.seriesEvents.of(id)) for (const marketId of this.eventMarkets.of(eventId)) out.add(marketId);
+    for (const eventId of this.seriesEvents.of(id))
+      for (const marketId of this.eventMarkets.of(eventId)) out.add(marketId);
     return [...out];
   }
 

@@ -30,12 +30,30 @@ export class CatalogView {
   ) {
     const v = state.versions;
     this.render = new CatalogRenderer(state);
-    this.markets = new RecordList(() => state.markets.values(), () => v.market);
-    this.events = new RecordList(() => state.events.values(), () => v.event);
-    this.series = new RecordList(() => state.series.values(), () => v.series);
-    this.tags = new RecordList(() => state.tags.values(), () => v.tag);
-    this.threads = new RecordList(() => topLevel(state.comments.values()), () => v.comment);
-    this.profiles = new RecordList(() => state.profiles.values(), () => v.profile);
+    this.markets = new RecordList(
+      () => state.markets.values(),
+      () => v.market,
+    );
+    this.events = new RecordList(
+      () => state.events.values(),
+      () => v.event,
+    );
+    this.series = new RecordList(
+      () => state.series.values(),
+      () => v.series,
+    );
+    this.tags = new RecordList(
+      () => state.tags.values(),
+      () => v.tag,
+    );
+    this.threads = new RecordList(
+      () => topLevel(state.comments.values()),
+      () => v.comment,
+    );
+    this.profiles = new RecordList(
+      () => state.profiles.values(),
+      () => v.profile,
+    );
     this.eventSort = eventSortFields(state);
     this.commentSort = commentSortFields(state);
     this.search = new SearchIndex(state);

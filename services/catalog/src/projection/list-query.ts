@@ -67,7 +67,8 @@ export class RecordList<T extends { id: number }> {
     if (query.candidates !== undefined) {
       const found: T[] = [];
       for (const record of query.candidates) {
-        if ((partition === undefined || partition.test(record)) && (matches === undefined || matches(record))) found.push(record);
+        if ((partition === undefined || partition.test(record)) && (matches === undefined || matches(record)))
+          found.push(record);
       }
       found.sort(comparator(plan));
       return found.slice(offset, offset + limit);

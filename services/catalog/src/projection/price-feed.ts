@@ -45,7 +45,11 @@ export class PriceFeed extends PeriodicRefresh {
         const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
         const body = (await response.json()) as ListingPage;
-        for (const market of body.data) fresh.set(market.condition_id.toLowerCase(), market.tokens.map((t) => String(t.price)));
+        for (const market of body.data)
+          fresh.set(
+            market.condition_id.toLowerCase(),
+            market.tokens.map((t) => String(t.price)),
+          );
         if (body.next_cursor === cursor) break;
         cursor = body.next_cursor;
       }
@@ -54,12 +58,17 @@ export class PriceFeed extends PeriodicRefresh {
       // (until 2026-11-28 every clean start logged that the clob was not answering).
       if (!this.failing) {
         const reason = (error as Error).message;
-        log(this.answered ? `outcome prices: the clob at ${this.options.clobUrl} is not answering (${reason}); keeping the last prices` : `outcome prices: waiting for the clob at ${this.options.clobUrl} (${reason}); markets show an equal split until it answers`);
+        log(
+          this.answered
+            ? `outcome prices: the clob at ${this.options.clobUrl} is not answering (${reason}); keeping the last prices`
+            : `outcome prices: waiting for the clob at ${this.options.clobUrl} (${reason}); markets show an equal split until it answers`,
+        );
       }
       this.failing = true;
       return;
     }
-    if (this.failing) log(this.answered ? 'outcome prices: the clob answers again' : 'outcome prices: the clob answers');
+    if (this.failing)
+      log(this.answered ? 'outcome prices: the clob answers again' : 'outcome prices: the clob answers');
     this.failing = false;
     this.answered = true;
     this.apply(fresh);
@@ -70,7 +79,8 @@ export class PriceFeed extends PeriodicRefresh {
     const changed: string[] = [];
     for (const [conditionId, next] of fresh) {
       const previous = prices.get(conditionId);
-      if (previous !== undefined && previous.length === next.length && previous.every((p, i) => p === next[i])) continue;
+      if (previous !== undefined && previous.length === next.length && previous.every((p, i) => p === next[i]))
+        continue;
       prices.set(conditionId, next);
       changed.push(conditionId);
     }

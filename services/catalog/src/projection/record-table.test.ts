@@ -14,7 +14,11 @@ const table = () => new RecordTable<Row, 'wallet' | 'base'>({ wallet: (r) => r.w
 
 describe('RecordTable', () => {
   it('keeps a shared key found while another record still holds it, by the lowest id', () => {
-    for (const order of [[1, 2, 3], [3, 2, 1], [2, 3, 1]]) {
+    for (const order of [
+      [1, 2, 3],
+      [3, 2, 1],
+      [2, 3, 1],
+    ]) {
       const rows = table();
       for (const id of order) rows.put({ id, wallet: `w${id}`, base: 's' });
       expect([order, rows.find('base', 's')?.id]).toEqual([order, 1]);
@@ -30,7 +34,9 @@ describe('RecordTable', () => {
 
   it('reads only the records that share a value when one lets go of it, not every record', () => {
     let reads = 0;
-    const rows = new RecordTable<Row, 'wallet' | 'base'>({ wallet: (r) => r.wallet, base: (r) => (reads++, r.base) }, ['base']);
+    const rows = new RecordTable<Row, 'wallet' | 'base'>({ wallet: (r) => r.wallet, base: (r) => (reads++, r.base) }, [
+      'base',
+    ]);
     const count = 2_000;
     for (let id = 1; id <= count; id++) rows.put({ id, wallet: `w${id}`, base: `b${id}` });
     reads = 0;

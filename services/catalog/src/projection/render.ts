@@ -38,7 +38,9 @@ export class CatalogRenderer {
   /** A catalog market without its events (as inside an event). */
   marketBare(market: MarketRecord): string {
     if (market.cache.bare !== undefined) return market.cache.bare;
-    const prices = (market.conditionId !== null ? this.state.prices.get(market.conditionId) : undefined) ?? equalSplit(market.outcomes.length);
+    const prices =
+      (market.conditionId !== null ? this.state.prices.get(market.conditionId) : undefined) ??
+      equalSplit(market.outcomes.length);
     return (market.cache.bare = JSON.stringify({
       id: String(market.id),
       question: market.question,
@@ -76,16 +78,29 @@ export class CatalogRenderer {
 
   /** List shape: events as {id, ticker, slug, title}. */
   marketList(market: MarketRecord): string {
-    return (market.cache.list ??= withField(this.marketBare(market), 'events', jsonArray(this.eventsOf(market).map((e) => this.eventShort(e)))));
+    return (market.cache.list ??= withField(
+      this.marketBare(market),
+      'events',
+      jsonArray(this.eventsOf(market).map((e) => this.eventShort(e))),
+    ));
   }
 
   /** Single-result shape: events with the summary fields. */
   marketDetail(market: MarketRecord): string {
-    return (market.cache.detail ??= withField(this.marketBare(market), 'events', jsonArray(this.eventsOf(market).map((e) => this.eventSummary(e)))));
+    return (market.cache.detail ??= withField(
+      this.marketBare(market),
+      'events',
+      jsonArray(this.eventsOf(market).map((e) => this.eventSummary(e))),
+    ));
   }
 
   eventShort(event: EventRecord): string {
-    return (event.cache.short ??= JSON.stringify({ id: String(event.id), ticker: event.ticker, slug: event.slug, title: event.title }));
+    return (event.cache.short ??= JSON.stringify({
+      id: String(event.id),
+      ticker: event.ticker,
+      slug: event.slug,
+      title: event.title,
+    }));
   }
 
   /** The event summary inside a single market and inside a series. */
@@ -107,7 +122,11 @@ export class CatalogRenderer {
 
   /** List shape: id through updatedAt, and tags. */
   eventList(event: EventRecord): string {
-    return (event.cache.list ??= withField(JSON.stringify(this.eventHead(event, false)), 'tags', this.tagsOfEvent(event)));
+    return (event.cache.list ??= withField(
+      JSON.stringify(this.eventHead(event, false)),
+      'tags',
+      this.tagsOfEvent(event),
+    ));
   }
 
   /** Single-result shape: also creationDate, markets (without events), series (without events), eventMetadata. */
@@ -142,7 +161,11 @@ export class CatalogRenderer {
   series(series: SeriesRecord): string {
     if (series.cache.detail !== undefined) return series.cache.detail;
     const events = linked(this.state.seriesEvents.of(series.id), this.state.events);
-    return (series.cache.detail = withField(this.seriesBare(series), 'events', jsonArray(events.map((e) => this.eventSummary(e)))));
+    return (series.cache.detail = withField(
+      this.seriesBare(series),
+      'events',
+      jsonArray(events.map((e) => this.eventSummary(e))),
+    ));
   }
 
   publicProfile(profile: ProfileRecord): string {
@@ -202,7 +225,11 @@ export class CatalogRenderer {
   /** A top-level comment with its replies, oldest first. */
   comment(comment: CommentRecord): string {
     if (comment.cache.list !== undefined) return comment.cache.list;
-    return (comment.cache.list = withField(this.commentBody(comment), 'replies', jsonArray(this.repliesOf(comment).map((r) => this.reply(r)))));
+    return (comment.cache.list = withField(
+      this.commentBody(comment),
+      'replies',
+      jsonArray(this.repliesOf(comment).map((r) => this.reply(r))),
+    ));
   }
 
   repliesOf(comment: CommentRecord): CommentRecord[] {

@@ -17,7 +17,13 @@ const NON_WORD = /[^\p{L}\p{N}]+/u;
 
 /** Search terms of a query, at most 10. */
 export function searchTerms(q: string): string[] {
-  return [...new Set(normaliseText(q).split(NON_WORD).filter((t) => t !== ''))].slice(0, 10);
+  return [
+    ...new Set(
+      normaliseText(q)
+        .split(NON_WORD)
+        .filter((t) => t !== ''),
+    ),
+  ].slice(0, 10);
 }
 
 function hasAll(text: string, terms: readonly string[]): boolean {
@@ -71,7 +77,9 @@ export class SearchIndex {
   tags(terms: readonly string[]): TagRecord[] {
     const state = this.state;
     if (this.tagsVersion !== state.versions.tag) {
-      this.tagTexts = [...state.tags.values()].sort((a, b) => a.id - b.id).map((tag) => ({ tag, text: normaliseText(`${tag.label}\n${tag.slug}`) }));
+      this.tagTexts = [...state.tags.values()]
+        .sort((a, b) => a.id - b.id)
+        .map((tag) => ({ tag, text: normaliseText(`${tag.label}\n${tag.slug}`) }));
       this.tagsVersion = state.versions.tag;
     }
     return this.tagTexts.filter((t) => hasAll(t.text, terms)).map((t) => t.tag);
@@ -82,7 +90,10 @@ export class SearchIndex {
     if (this.profilesVersion !== state.versions.profile) {
       this.profileTexts = [...state.profiles.values()]
         .sort((a, b) => a.id - b.id)
-        .map((profile) => ({ profile, text: normaliseText(`${profile.name}\n${profile.pseudonym}\n${profile.proxyWallet}`) }));
+        .map((profile) => ({
+          profile,
+          text: normaliseText(`${profile.name}\n${profile.pseudonym}\n${profile.proxyWallet}`),
+        }));
       this.profilesVersion = state.versions.profile;
     }
     return this.profileTexts.filter((p) => hasAll(p.text, terms)).map((p) => p.profile);

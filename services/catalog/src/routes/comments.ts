@@ -36,14 +36,19 @@ function holderCheck(state: CatalogState): (comment: CommentRecord) => boolean {
     const key = entityKey(comment.parentEntityType, comment.parentEntityId);
     let tokens = tokensByEntity.get(key);
     if (tokens === undefined) {
-      tokens = state.marketsOfEntity(comment.parentEntityType, comment.parentEntityId).flatMap((id) => state.markets.get(id)?.tokens ?? []);
+      tokens = state
+        .marketsOfEntity(comment.parentEntityType, comment.parentEntityId)
+        .flatMap((id) => state.markets.get(id)?.tokens ?? []);
       tokensByEntity.set(key, tokens);
     }
     return tokens.some((token) => held.has(token));
   };
 }
 
-export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection }, auth: Hook<ApiKeyLocals>): Route<ApiKeyLocals>[] {
+export function commentRoutes(
+  deps: { sql: Sql; projection: CatalogProjection },
+  auth: Hook<ApiKeyLocals>,
+): Route<ApiKeyLocals>[] {
   const { sql, projection } = deps;
   return [
     {
@@ -65,7 +70,14 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
         const offset = params.offset(ctx.query);
         const comment = state.comments.get(params.pathInteger(ctx.params.id));
         if (comment === undefined) throw new HttpError(404, 'id not found');
-        return { body: jsonArray(render.repliesOf(comment).slice(offset, offset + limit).map((r) => render.reply(r))) };
+        return {
+          body: jsonArray(
+            render
+              .repliesOf(comment)
+              .slice(offset, offset + limit)
+              .map((r) => render.reply(r)),
+          ),
+        };
       },
     },
     {
@@ -75,14 +87,17 @@ export function commentRoutes(deps: { sql: Sql; projection: CatalogProjection },
       handler: async (ctx) => {
         const body = bodyObject(ctx.json());
         for (const key of Object.keys(body)) {
-          if (!['body', 'parentEntityType', 'parentEntityID', 'parentCommentID'].includes(key)) throw new HttpError(400, `unknown field ${key}`);
+          if (!['body', 'parentEntityType', 'parentEntityID', 'parentCommentID'].includes(key))
+            throw new HttpError(400, `unknown field ${key}`);
         }
         const text = body.body;
         if (typeof text !== 'string' || text.trim() === '') throw new HttpError(400, 'body is required');
         // Characters as a reader counts them (code points), not UTF-16 units: an emoji is one.
-        if ([...text].length > MAX_COMMENT_LENGTH) throw new HttpError(400, `body is too long (at most ${MAX_COMMENT_LENGTH} characters)`);
+        if ([...text].length > MAX_COMMENT_LENGTH)
+          throw new HttpError(400, `body is too long (at most ${MAX_COMMENT_LENGTH} characters)`);
         if (body.parentEntityType === undefined) throw new HttpError(400, 'parentEntityType is required');
-        if (typeof body.parentEntityType !== 'string') throw new HttpError(400, `parentEntityType ${ENTITY_TYPE_MESSAGE}`);
+        if (typeof body.parentEntityType !== 'string')
+          throw new HttpError(400, `parentEntityType ${ENTITY_TYPE_MESSAGE}`);
         const type = entityType(body.parentEntityType, 'parentEntityType');
         const entityId = integerField(body.parentEntityID, 'parentEntityID');
         if (entityId === undefined) throw new HttpError(400, 'parentEntityID is required');
@@ -135,7 +150,10 @@ function listComments(view: CatalogView, q: URLSearchParams): string {
   if (typeText !== undefined || idText !== undefined) {
     if (typeText === undefined) throw new HttpError(400, 'parent_entity_type is required');
     if (idText === undefined) throw new HttpError(400, 'parent_entity_id is required');
-    entity = { type: entityType(typeText, 'parent_entity_type'), id: params.nonNegativeInteger(idText, 'parent_entity_id') };
+    entity = {
+      type: entityType(typeText, 'parent_entity_type'),
+      id: params.nonNegativeInteger(idText, 'parent_entity_id'),
+    };
     if (!state.entityExists(entity.type, entity.id)) throw new HttpError(404, 'id not found');
   }
   if (eventSlug !== undefined) {
@@ -147,7 +165,10 @@ function listComments(view: CatalogView, q: URLSearchParams): string {
   }
 
   const matches = holdersOnly ? holderCheck(state) : undefined;
-  const candidates = entity === undefined ? undefined : recordsOf(state.threads.get(entityKey(entity.type, entity.id)) ?? [], state.comments);
+  const candidates =
+    entity === undefined
+      ? undefined
+      : recordsOf(state.threads.get(entityKey(entity.type, entity.id)) ?? [], state.comments);
   const page = threads.page({ plan, matches, offset, limit, candidates });
   return jsonArray(page.map((c) => render.comment(c)));
 }

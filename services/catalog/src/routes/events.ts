@@ -25,7 +25,11 @@ export function eventRoutes(projection: CatalogProjection): Route[] {
       path: '/events/slug/:slug',
       handler: (ctx) => {
         const { state, render } = projection.view;
-        return { body: render.eventDetail(params.found(state.events.find('slug', ctx.params.slug ?? ''), ctx.query, 'slug not found')) };
+        return {
+          body: render.eventDetail(
+            params.found(state.events.find('slug', ctx.params.slug ?? ''), ctx.query, 'slug not found'),
+          ),
+        };
       },
     },
     {
@@ -33,7 +37,11 @@ export function eventRoutes(projection: CatalogProjection): Route[] {
       path: '/events/:id',
       handler: (ctx) => {
         const { state, render } = projection.view;
-        return { body: render.eventDetail(params.found(state.events.get(params.pathInteger(ctx.params.id)), ctx.query, 'id not found')) };
+        return {
+          body: render.eventDetail(
+            params.found(state.events.get(params.pathInteger(ctx.params.id)), ctx.query, 'id not found'),
+          ),
+        };
       },
     },
   ];
@@ -57,7 +65,8 @@ function listEvents(view: CatalogView, q: URLSearchParams): string {
   const tag = tagSlug === undefined ? undefined : state.tags.find('slug', tagSlug);
   const byTagSlug = tagSlug === undefined ? undefined : tag === undefined ? none : state.eventTags.to(tag.id);
   const series = seriesSlug === undefined ? undefined : state.series.find('slug', seriesSlug);
-  const bySeries = seriesSlug === undefined ? undefined : series === undefined ? none : state.seriesEvents.of(series.id);
+  const bySeries =
+    seriesSlug === undefined ? undefined : series === undefined ? none : state.seriesEvents.of(series.id);
   const byIds = ids === undefined ? undefined : new Set(ids);
   const bySlug = slugs === undefined ? undefined : new Set(slugs.map((s) => state.events.find('slug', s)?.id ?? 0));
   const sets = [byTagId, byTagSlug, bySeries, byIds, bySlug].filter((s) => s !== undefined);

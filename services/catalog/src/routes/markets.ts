@@ -82,15 +82,20 @@ function listMarkets(view: CatalogView, q: URLSearchParams): string {
   const none: ReadonlySet<number> = new Set<number>();
   const byTagId = tagId === undefined ? undefined : state.marketsOfTag(tagId);
   const tagBySlug = tagSlug === undefined ? undefined : state.tags.find('slug', tagSlug);
-  const byTagSlug = tagSlug === undefined ? undefined : tagBySlug === undefined ? none : state.marketsOfTag(tagBySlug.id);
+  const byTagSlug =
+    tagSlug === undefined ? undefined : tagBySlug === undefined ? none : state.marketsOfTag(tagBySlug.id);
   const byEventId = eventId === undefined ? undefined : state.eventMarkets.of(eventId);
   const eventBySlug = eventSlug === undefined ? undefined : state.events.find('slug', eventSlug);
-  const byEventSlug = eventSlug === undefined ? undefined : eventBySlug === undefined ? none : state.eventMarkets.of(eventBySlug.id);
+  const byEventSlug =
+    eventSlug === undefined ? undefined : eventBySlug === undefined ? none : state.eventMarkets.of(eventBySlug.id);
   const byIds = ids === undefined ? undefined : new Set(ids);
-  const byCondition = conditionIds === undefined ? undefined : idsOf(conditionIds.map((c) => state.markets.find('conditionId', c)));
+  const byCondition =
+    conditionIds === undefined ? undefined : idsOf(conditionIds.map((c) => state.markets.find('conditionId', c)));
   const bySlug = slugs === undefined ? undefined : idsOf(slugs.map((s) => state.markets.find('slug', s)));
   const byToken = tokenIds === undefined ? undefined : marketsOfTokens(state.markets.values(), new Set(tokenIds));
-  const sets = [byTagId, byTagSlug, byEventId, byEventSlug, byIds, byCondition, bySlug, byToken].filter((s) => s !== undefined);
+  const sets = [byTagId, byTagSlug, byEventId, byEventSlug, byIds, byCondition, bySlug, byToken].filter(
+    (s) => s !== undefined,
+  );
   const narrowest = candidateIds(state.markets.size, offset + limit, ...sets);
 
   const page = markets.page({

@@ -10,7 +10,11 @@ const SORT_STEP_COST = 4;
  * walking a presorted view of all `total` records until `wanted` (offset + limit) of them match
  * (about wanted × total / k steps); undefined otherwise. The caller's filter still checks every set.
  */
-export function candidateIds(total: number, wanted: number, ...sets: (ReadonlySet<number> | readonly number[] | undefined)[]): Iterable<number> | undefined {
+export function candidateIds(
+  total: number,
+  wanted: number,
+  ...sets: (ReadonlySet<number> | readonly number[] | undefined)[]
+): Iterable<number> | undefined {
   let best: ReadonlySet<number> | readonly number[] | undefined;
   let bestSize = Infinity;
   for (const set of sets) {

@@ -47,10 +47,12 @@ export function bodyObject(raw: unknown): Record<string, unknown> {
 function fieldValue(name: string, kind: FieldKind, value: unknown): unknown {
   switch (kind) {
     case 'text':
-      if (typeof value !== 'string' || value.length > MAX_TEXT) throw bad(`${name} must be a string of at most ${MAX_TEXT} characters`);
+      if (typeof value !== 'string' || value.length > MAX_TEXT)
+        throw bad(`${name} must be a string of at most ${MAX_TEXT} characters`);
       return value;
     case 'slug':
-      if (typeof value !== 'string' || !SLUG.test(value)) throw bad(`${name} must be lower-case letters, digits and dashes`);
+      if (typeof value !== 'string' || !SLUG.test(value))
+        throw bad(`${name} must be lower-case letters, digits and dashes`);
       return value;
     case 'bool':
       if (typeof value !== 'boolean') throw bad(`${name} must be true or false`);
@@ -64,31 +66,44 @@ function fieldValue(name: string, kind: FieldKind, value: unknown): unknown {
     case 'amount': {
       // A decimal string or a number: Number() alone would also take "0x10", "0b1", "1e3" or " 5 ".
       const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
-      if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > 1e18) throw bad(`${name} must be a non-negative number`);
+      if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > 1e18)
+        throw bad(`${name} must be a non-negative number`);
       return number;
     }
     case 'ratio':
       if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw bad(`${name} must be a number from 0 to 1`);
       return value;
     case 'object':
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(`${name} must be a JSON object`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw bad(`${name} must be a JSON object`);
       return value;
     case 'outcomes':
-      if (!Array.isArray(value) || value.length < 2 || value.length > 20 || value.some((v) => typeof v !== 'string' || v === '' || v.length > 200)) {
+      if (
+        !Array.isArray(value) ||
+        value.length < 2 ||
+        value.length > 20 ||
+        value.some((v) => typeof v !== 'string' || v === '' || v.length > 200)
+      ) {
         throw bad(`${name} must be 2 to 20 non-empty strings`);
       }
       return value;
     case 'address':
-      if (typeof value !== 'string' || !ADDRESS_HEX.test(value)) throw bad(`${name} must be a 0x-prefixed 20-byte hex address`);
+      if (typeof value !== 'string' || !ADDRESS_HEX.test(value))
+        throw bad(`${name} must be a 0x-prefixed 20-byte hex address`);
       return value.toLowerCase();
     case 'creator':
-      if (typeof value !== 'string' || value.length > 200) throw bad(`${name} must be a string of at most 200 characters`);
+      if (typeof value !== 'string' || value.length > 200)
+        throw bad(`${name} must be a string of at most 200 characters`);
       return value.trim().toLowerCase();
   }
 }
 
 function idList(name: string, value: unknown): number[] {
-  if (!Array.isArray(value) || value.length > MAX_LINKS || value.some((v) => !Number.isSafeInteger(v) || (v as number) <= 0)) {
+  if (
+    !Array.isArray(value) ||
+    value.length > MAX_LINKS ||
+    value.some((v) => !Number.isSafeInteger(v) || (v as number) <= 0)
+  ) {
     throw bad(`${name} must be an array of positive integer ids`);
   }
   return [...new Set(value as number[])];

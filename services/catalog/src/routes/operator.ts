@@ -7,9 +7,27 @@ import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type Route, type RequestContext } from '@pmx/http';
 import type { CatalogProjection } from '../projection/catalog-projection.ts';
 import type { CatalogView } from '../projection/catalog-view.ts';
-import { deleteRow, readOrderBookMarket, upsertProfile, WriteConflict, writeEntity, type EntityWrite } from '../store/catalog-writes.ts';
+import {
+  deleteRow,
+  readOrderBookMarket,
+  upsertProfile,
+  WriteConflict,
+  writeEntity,
+  type EntityWrite,
+} from '../store/catalog-writes.ts';
 import type { EntityTable } from '../store/change-set.ts';
-import { EVENT_BODY, MARKET_BODY, PROFILE_BODY, SERIES_BODY, TAG_BODY, bodyObject, isSlug, parseBody, slugify, type BodySpec } from './operator-fields.ts';
+import {
+  EVENT_BODY,
+  MARKET_BODY,
+  PROFILE_BODY,
+  SERIES_BODY,
+  TAG_BODY,
+  bodyObject,
+  isSlug,
+  parseBody,
+  slugify,
+  type BodySpec,
+} from './operator-fields.ts';
 import { pathInteger } from './query-params.ts';
 
 const CONDITION_ID = /^0x[0-9a-fA-F]{1,64}$/;
@@ -123,7 +141,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
   const linkOrderBook = async (ctx: RequestContext<object>, columns: Record<string, unknown>, creating: boolean) => {
     const raw = bodyObject(ctx.json()).conditionId;
     if (raw === undefined) return;
-    if (typeof raw !== 'string' || !CONDITION_ID.test(raw)) throw new HttpError(400, 'conditionId must be a 0x-prefixed hex condition id');
+    if (typeof raw !== 'string' || !CONDITION_ID.test(raw))
+      throw new HttpError(400, 'conditionId must be a 0x-prefixed hex condition id');
     const conditionId = raw.toLowerCase();
     const market = await readOrderBookMarket(sql, conditionId);
     if (market === undefined) throw new HttpError(400, 'conditionId does not match an order-book market');

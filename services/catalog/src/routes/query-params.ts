@@ -98,7 +98,11 @@ export function creator(query: URLSearchParams): string | undefined {
  * A single result, scoped by `creator` (the record must have been listed by that creator):
  * missing or out of scope is the contract's 404 with `id not found` or `slug not found`.
  */
-export function found<T extends { creator: string }>(record: T | undefined, query: URLSearchParams, message: 'id not found' | 'slug not found'): T {
+export function found<T extends { creator: string }>(
+  record: T | undefined,
+  query: URLSearchParams,
+  message: 'id not found' | 'slug not found',
+): T {
   const scope = creator(query);
   if (record === undefined || (scope !== undefined && record.creator !== scope)) throw new HttpError(404, message);
   return record;
@@ -108,7 +112,12 @@ export function found<T extends { creator: string }>(record: T | undefined, quer
  * `order` (comma-separated camelCase fields of the list's documented set) and `ascending`
  * (default false). No order: by id, ascending unless `ascending=false`.
  */
-export function sortPlan<T>(query: URLSearchParams, fields: SortFields<T>, orderName = 'order', defaultOrder?: SortPlan<T>): SortPlan<T> {
+export function sortPlan<T>(
+  query: URLSearchParams,
+  fields: SortFields<T>,
+  orderName = 'order',
+  defaultOrder?: SortPlan<T>,
+): SortPlan<T> {
   const ascending = bool(query, 'ascending');
   const raw = text(query, orderName);
   if (raw === undefined) {
@@ -151,7 +160,10 @@ export function statusPartition<T extends Flagged>(query: URLSearchParams): Part
  * The remaining filters of a list: `creator` (any value, so not a partition) and id sets that
  * must all hold the record's id; undefined when there are none.
  */
-export function remainingFilter(query: URLSearchParams, sets: readonly ReadonlySet<number>[]): ((record: { id: number; creator: string }) => boolean) | undefined {
+export function remainingFilter(
+  query: URLSearchParams,
+  sets: readonly ReadonlySet<number>[],
+): ((record: { id: number; creator: string }) => boolean) | undefined {
   const scope = creator(query);
   if (sets.length === 0 && scope === undefined) return undefined;
   return (record) => (scope === undefined || record.creator === scope) && sets.every((set) => set.has(record.id));

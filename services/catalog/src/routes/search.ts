@@ -46,7 +46,8 @@ function searchBody(view: CatalogView, q: URLSearchParams): string {
   const page = params.integer(q, 'page') ?? 1;
   if (page < 1) throw params.badRequest('page must be a positive integer');
   const status = params.text(q, 'events_status')?.toLowerCase() ?? 'all';
-  if (status !== 'active' && status !== 'closed' && status !== 'all') throw params.badRequest('events_status must be active, closed or all');
+  if (status !== 'active' && status !== 'closed' && status !== 'all')
+    throw params.badRequest('events_status must be active, closed or all');
   const tagSlugs = params.textList(q, 'events_tag');
   const searchTags = params.bool(q, 'search_tags') ?? true;
   const searchProfiles = params.bool(q, 'search_profiles') ?? true;
@@ -67,8 +68,18 @@ function searchBody(view: CatalogView, q: URLSearchParams): string {
   }
   const start = Math.min((page - 1) * perType, hits.length);
   const events = hits.slice(start, start + perType).map((hit) => render.eventList(hit.event));
-  const tags = searchTags ? search.tags(terms).slice(0, perType).map((t) => render.tag(t)) : [];
-  const profiles = searchProfiles ? search.profiles(terms).slice(0, perType).map((p) => render.publicProfile(p)) : [];
+  const tags = searchTags
+    ? search
+        .tags(terms)
+        .slice(0, perType)
+        .map((t) => render.tag(t))
+    : [];
+  const profiles = searchProfiles
+    ? search
+        .profiles(terms)
+        .slice(0, perType)
+        .map((p) => render.publicProfile(p))
+    : [];
   const pagination = JSON.stringify({ hasMore: start + perType < hits.length, totalResults: hits.length });
   return `{"events":${jsonArray(events)},"tags":${jsonArray(tags)},"profiles":${jsonArray(profiles)},"pagination":${pagination}}`;
 }

@@ -26,7 +26,11 @@ export function seriesRoutes(projection: CatalogProjection): Route[] {
       path: '/series/:id',
       handler: (ctx) => {
         const { state, render } = projection.view;
-        return { body: render.series(params.found(state.series.get(params.pathInteger(ctx.params.id)), ctx.query, 'id not found')) };
+        return {
+          body: render.series(
+            params.found(state.series.get(params.pathInteger(ctx.params.id)), ctx.query, 'id not found'),
+          ),
+        };
       },
     },
   ];
@@ -41,6 +45,10 @@ function listSeries(view: CatalogView, q: URLSearchParams): string {
   const partition = params.statusPartition(q);
   const slugs = params.textList(q, 'slug');
   const scope = params.creator(q);
-  const matches = slugs === undefined && scope === undefined ? undefined : (s: SeriesRecord) => (slugs === undefined || slugs.includes(s.slug)) && (scope === undefined || s.creator === scope);
+  const matches =
+    slugs === undefined && scope === undefined
+      ? undefined
+      : (s: SeriesRecord) =>
+          (slugs === undefined || slugs.includes(s.slug)) && (scope === undefined || s.creator === scope);
   return jsonArray(series.page({ plan, partition, matches, offset, limit }).map((s) => render.series(s)));
 }

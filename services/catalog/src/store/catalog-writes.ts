@@ -26,7 +26,10 @@ export interface EntityWrite {
 export class WriteConflict extends Error {}
 
 /** Inserts or updates one entity row and replaces the given links; undefined when the id is unknown. */
-export async function writeEntity(sql: Sql, write: EntityWrite): Promise<{ id: number; changes: ChangeSet } | undefined> {
+export async function writeEntity(
+  sql: Sql,
+  write: EntityWrite,
+): Promise<{ id: number; changes: ChangeSet } | undefined> {
   try {
     return await sql.begin(async (tx) => {
       const id = await upsertRow(tx, write);
@@ -46,13 +49,15 @@ async function upsertRow(tx: TransactionSql, write: EntityWrite): Promise<number
   const names = Object.keys(columns);
   let rows;
   if (write.id === undefined) {
-    rows = names.length === 0
-      ? await tx`INSERT INTO ${tx(write.table)} DEFAULT VALUES RETURNING id`
-      : await tx`INSERT INTO ${tx(write.table)} ${tx(columns as Record<string, any>, names)} RETURNING id`;
+    rows =
+      names.length === 0
+        ? await tx`INSERT INTO ${tx(write.table)} DEFAULT VALUES RETURNING id`
+        : await tx`INSERT INTO ${tx(write.table)} ${tx(columns as Record<string, any>, names)} RETURNING id`;
   } else if (names.length === 0) {
     rows = await tx`UPDATE ${tx(write.table)} SET updated_at = now() WHERE id = ${write.id} RETURNING id`;
   } else {
-    rows = await tx`UPDATE ${tx(write.table)} SET ${tx(columns as Record<string, any>, names)}, updated_at = now() WHERE id = ${write.id} RETURNING id`;
+    rows =
+      await tx`UPDATE ${tx(write.table)} SET ${tx(columns as Record<string, any>, names)}, updated_at = now() WHERE id = ${write.id} RETURNING id`;
   }
   if (rows.length === 0) return undefined;
   const id = Number(rows[0]!.id);
@@ -70,7 +75,10 @@ async function replaceLinks(tx: TransactionSql, link: LinkReplacement, id: numbe
   const removed = await tx`
     DELETE FROM ${tx(link.table)} WHERE ${tx(own)} = ${id} AND NOT (${tx(other)} = ANY(${link.ids as number[]}::bigint[]))
     RETURNING ${tx(other)} AS other`;
-  const added = link.ids.length === 0 ? [] : await tx`
+  const added =
+    link.ids.length === 0
+      ? []
+      : await tx`
     INSERT INTO ${tx(link.table)} (${tx(own)}, ${tx(other)})
     SELECT ${id}, unnest(${link.ids as number[]}::bigint[])
     ON CONFLICT DO NOTHING
@@ -86,17 +94,30 @@ async function replaceLinks(tx: TransactionSql, link: LinkReplacement, id: numbe
 function asConflict(error: unknown): unknown {
   const pg = error as { code?: string; constraint_name?: string; detail?: string };
   if (pg.code === '23505') {
-    const what = pg.constraint_name?.includes('condition') ? 'conditionId' : pg.constraint_name?.includes('proxy_wallet') ? 'address' : 'slug';
+    const what = pg.constraint_name?.includes('condition')
+      ? 'conditionId'
+      : pg.constraint_name?.includes('proxy_wallet')
+        ? 'address'
+        : 'slug';
     return new WriteConflict(`${what} already exists`);
   }
-  if (pg.code === '23503') return new WriteConflict(`a linked id does not exist (${pg.detail ?? pg.constraint_name ?? 'foreign key'})`);
+  if (pg.code === '23503')
+    return new WriteConflict(`a linked id does not exist (${pg.detail ?? pg.constraint_name ?? 'foreign key'})`);
   return error;
 }
 
 /** The order-book market a catalog market links to: its fields become the catalog defaults. */
 export async function readOrderBookMarket(sql: Sql, conditionId: string) {
   const [row] = await sql<
-    { question: string; market_slug: string; question_id: string; description: string; icon: string; image: string; end_date_iso: Date | null }[]
+    {
+      question: string;
+      market_slug: string;
+      question_id: string;
+      description: string;
+      icon: string;
+      image: string;
+      end_date_iso: Date | null;
+    }[]
   >`SELECT question, market_slug, question_id, description, icon, image, end_date_iso FROM markets WHERE condition_id = ${conditionId}`;
   return row;
 }
@@ -147,12 +168,22 @@ export function defaultPseudonym(address: string): string {
 }
 
 /** Creates or updates the profile of a proxy wallet (lower-case). */
-export async function upsertProfile(sql: Sql, proxyWallet: string, columns: Record<string, unknown>): Promise<{ id: number; changes: ChangeSet }> {
-  const insert = { base_address: proxyWallet, pseudonym: defaultPseudonym(proxyWallet), ...columns, proxy_wallet: proxyWallet };
+export async function upsertProfile(
+  sql: Sql,
+  proxyWallet: string,
+  columns: Record<string, unknown>,
+): Promise<{ id: number; changes: ChangeSet }> {
+  const insert = {
+    base_address: proxyWallet,
+    pseudonym: defaultPseudonym(proxyWallet),
+    ...columns,
+    proxy_wallet: proxyWallet,
+  };
   const updates = Object.keys(columns);
-  const rows = updates.length === 0
-    ? await sql`INSERT INTO catalog_profiles ${sql(insert)} ON CONFLICT (proxy_wallet) DO UPDATE SET updated_at = now() RETURNING id`
-    : await sql`INSERT INTO catalog_profiles ${sql(insert)}
+  const rows =
+    updates.length === 0
+      ? await sql`INSERT INTO catalog_profiles ${sql(insert)} ON CONFLICT (proxy_wallet) DO UPDATE SET updated_at = now() RETURNING id`
+      : await sql`INSERT INTO catalog_profiles ${sql(insert)}
                 ON CONFLICT (proxy_wallet) DO UPDATE SET ${sql(columns as Record<string, any>, updates)}, updated_at = now() RETURNING id`;
   const id = Number(rows[0]!.id);
   const changes = emptyChanges();

@@ -18,7 +18,10 @@ export interface PositionRow {
 const UNDEFINED_TABLE = '42P01';
 const UNDEFINED_COLUMN = '42703';
 
-export async function readAuthorPositions(sql: Sql, addresses: readonly string[]): Promise<PositionRow[] | 'unavailable'> {
+export async function readAuthorPositions(
+  sql: Sql,
+  addresses: readonly string[],
+): Promise<PositionRow[] | 'unavailable'> {
   if (addresses.length === 0) return [];
   try {
     // An author's own positions and those of the proxy wallets it signs for (signature types 1

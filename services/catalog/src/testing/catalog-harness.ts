@@ -21,7 +21,14 @@ export interface CatalogHarness {
   send(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Reply>;
   operator(method: string, path: string, body?: unknown): Promise<Reply>;
   /** Inserts an order-book market row (as the clob would) and returns its ids; `conditionId` and `tokens` may name one a clob trades. */
-  orderBookMarket(fields?: { question?: string; tickSize?: string; outcomes?: [string, string]; slug?: string; conditionId?: string; tokens?: [string, string] }): Promise<{ conditionId: string; tokens: [string, string] }>;
+  orderBookMarket(fields?: {
+    question?: string;
+    tickSize?: string;
+    outcomes?: [string, string];
+    slug?: string;
+    conditionId?: string;
+    tokens?: [string, string];
+  }): Promise<{ conditionId: string; tokens: [string, string] }>;
   close(): Promise<void>;
 }
 
@@ -38,7 +45,10 @@ async function read(response: Response): Promise<Reply> {
 
 let tokenCounter = 0;
 
-export async function startCatalog(env: Record<string, string> = {}, prepare?: (db: TestDatabase) => Promise<void>): Promise<CatalogHarness> {
+export async function startCatalog(
+  env: Record<string, string> = {},
+  prepare?: (db: TestDatabase) => Promise<void>,
+): Promise<CatalogHarness> {
   const db = await createTestDatabase();
   const operatorKey = randomBytes(16).toString('hex');
   let app: Awaited<ReturnType<typeof createCatalogApp>> | undefined;

@@ -95,7 +95,9 @@ export class BookCache {
     const { levels } = entry;
     const n = market.ticksPerUnit;
     const wire = (rows: [number, number | bigint][], mirror: boolean): WireLevel[] =>
-      rows.map(([price, size]) => ({ price: formatPrice(mirror ? n - price : price, n), size: formatUnits(size) })).reverse();
+      rows
+        .map(([price, size]) => ({ price: formatPrice(mirror ? n - price : price, n), size: formatUnits(size) }))
+        .reverse();
     const book: Book = {
       market: market.conditionId,
       asset_id: market.tokens[token],
@@ -116,5 +118,7 @@ export class BookCache {
 
 /** SHA-1 hex of the compact JSON of the book with `hash: ""`, keys in the contract's order. */
 export function bookHash(book: Book): string {
-  return createHash('sha1').update(JSON.stringify({ ...book, hash: '' })).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify({ ...book, hash: '' }))
+    .digest('hex');
 }

@@ -16,7 +16,15 @@ afterAll(async () => {
 
 function market(n: number): NewMarket {
   const id = n.toString(16).padStart(2, '0');
-  return { conditionId: `0x${id.repeat(32)}`, question: `Market ${n}?`, tokens: [`${n}01`, `${n}02`], outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: 5_000_000, negRisk: false };
+  return {
+    conditionId: `0x${id.repeat(32)}`,
+    question: `Market ${n}?`,
+    tokens: [`${n}01`, `${n}02`],
+    outcomes: ['Yes', 'No'],
+    tickSize: '0.01',
+    minOrderSize: 5_000_000,
+    negRisk: false,
+  };
 }
 
 describe('MarketRegistry listing', () => {
@@ -31,7 +39,14 @@ describe('MarketRegistry listing', () => {
       await holder`BEGIN`;
       await holder`INSERT INTO market_tokens (token_id, condition_id) VALUES (${market(2).tokens[0]}, ${first.conditionId})`;
       const slow = registry.create(market(2));
-      await expect.poll(async () => (await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO markets (%'`).length).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO markets (%'`
+            ).length,
+        )
+        .toBe(1);
       expect(await registry.create(market(3))).toMatchObject({ conditionId: market(3).conditionId });
       await holder`ROLLBACK`;
       expect(await slow).toMatchObject({ conditionId: market(2).conditionId });
@@ -40,7 +55,9 @@ describe('MarketRegistry listing', () => {
     }
     const listed = registry.list().map((m) => m.question);
     expect(listed).toEqual(['Market 1?', 'Market 2?', 'Market 3?']);
-    expect(registry.list().map((m) => m.marketId)).toEqual([...registry.list().map((m) => m.marketId)].sort((a, b) => a - b));
+    expect(registry.list().map((m) => m.marketId)).toEqual(
+      [...registry.list().map((m) => m.marketId)].sort((a, b) => a - b),
+    );
     const restarted = new MarketRegistry(db.sql);
     expect((await restarted.load()).map((m) => m.question)).toEqual(listed);
   });

@@ -23,7 +23,9 @@ describe('ProxyWallets', () => {
       const wallets = new ProxyWallets(sql);
       expect(await wallets.register({ proxy, signer: a, signatureType: 2 })).toBe(true);
       relay.cutNextCommit();
-      expect(await wallets.register({ proxy, signer: b, signatureType: 2 }, { replace: true, beforeMove: async () => {} })).toBe(true);
+      expect(
+        await wallets.register({ proxy, signer: b, signatureType: 2 }, { replace: true, beforeMove: async () => {} }),
+      ).toBe(true);
       expect(relay.cuts()).toBe(1);
       expect([wallets.controls(a, proxy, 2), wallets.controls(b, proxy, 2)]).toEqual([false, true]);
       expect(await db.sql`SELECT signer FROM proxy_wallets WHERE proxy = ${proxy}`).toEqual([{ signer: b }]);
@@ -36,13 +38,16 @@ describe('ProxyWallets', () => {
       const wallets = new ProxyWallets(sql, 300);
       expect(await wallets.register({ proxy, signer: a, signatureType: 2 })).toBe(true);
       relay.cutNextCommit(() => relay.close());
-      await expect(wallets.register({ proxy, signer: b, signatureType: 2 }, { replace: true, beforeMove: async () => {} })).rejects.toBeInstanceOf(ProxyUnsettled);
+      await expect(
+        wallets.register({ proxy, signer: b, signatureType: 2 }, { replace: true, beforeMove: async () => {} }),
+      ).rejects.toBeInstanceOf(ProxyUnsettled);
       expect([wallets.controls(a, proxy, 2), wallets.controls(b, proxy, 2)]).toEqual([false, false]);
     });
   });
 });
 
-const spans = (wallets: ProxyWallets, signer: string) => wallets.spansOf(signer).map(({ proxy, from, until }) => [proxy, from, until]);
+const spans = (wallets: ProxyWallets, signer: string) =>
+  wallets.spansOf(signer).map(({ proxy, from, until }) => [proxy, from, until]);
 
 describe('ProxyWallets spans', () => {
   it('moves at a millisecond no trade of either signer shares, and keeps the spans across a restart', async () => {
@@ -82,11 +87,21 @@ describe('ProxyWallets spans', () => {
     for (let run = 0; run < 10; run++) {
       const proxy = `0xrace${run}`;
       const [one, two] = [new ProxyWallets(db.sql), new ProxyWallets(db.sql)];
-      await Promise.all([one.register({ proxy, signer: '0xd', signatureType: 2 }), two.register({ proxy, signer: '0xe', signatureType: 2 })]);
-      const [current] = await db.sql<{ signer: string; finite: boolean }[]>`SELECT signer, isfinite(since) AS finite FROM proxy_wallets WHERE proxy = ${proxy}`;
-      const history = await db.sql<{ signer: string }[]>`SELECT signer FROM proxy_wallet_history WHERE proxy = ${proxy}`;
+      await Promise.all([
+        one.register({ proxy, signer: '0xd', signatureType: 2 }),
+        two.register({ proxy, signer: '0xe', signatureType: 2 }),
+      ]);
+      const [current] = await db.sql<
+        { signer: string; finite: boolean }[]
+      >`SELECT signer, isfinite(since) AS finite FROM proxy_wallets WHERE proxy = ${proxy}`;
+      const history = await db.sql<
+        { signer: string }[]
+      >`SELECT signer FROM proxy_wallet_history WHERE proxy = ${proxy}`;
       // Whichever came second moved it: the first keeps its span (until 2026-11-28 it was lost).
-      expect([current!.finite, history.map((h) => h.signer)]).toEqual([true, [current!.signer === '0xd' ? '0xe' : '0xd']]);
+      expect([current!.finite, history.map((h) => h.signer)]).toEqual([
+        true,
+        [current!.signer === '0xd' ? '0xe' : '0xd'],
+      ]);
     }
   });
 });

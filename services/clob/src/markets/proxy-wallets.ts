@@ -20,14 +20,18 @@ export interface ProxySpan {
 /** The proxy is registered to another signer or type, and the request did not ask to replace it. */
 export class ProxyConflict extends Error {
   constructor(readonly current: ProxyWallet) {
-    super(`proxy ${current.proxy} is registered to signer ${current.signer} (signature type ${current.signatureType}); send replace: true to move it`);
+    super(
+      `proxy ${current.proxy} is registered to signer ${current.signer} (signature type ${current.signatureType}); send replace: true to move it`,
+    );
   }
 }
 
 /** Postgres did not answer the registration in time: it may or may not be written. */
 export class ProxyUnsettled extends Error {
   constructor(proxy: string) {
-    super(`the registration of proxy ${proxy} may or may not be written (Postgres did not answer in time); nobody controls the proxy until it is sent again`);
+    super(
+      `the registration of proxy ${proxy} may or may not be written (Postgres did not answer in time); nobody controls the proxy until it is sent again`,
+    );
   }
 }
 
@@ -52,13 +56,25 @@ export class ProxyWallets {
 
   async load(): Promise<void> {
     // Epoch ms as text (±Infinity for ±infinity): a Date cannot hold '-infinity'.
-    const ms = (column: string) => this.sql.unsafe(`CASE WHEN isfinite(${column}) THEN (extract(epoch FROM ${column}) * 1000)::bigint::text WHEN ${column} > now() THEN 'Infinity' ELSE '-Infinity' END`);
+    const ms = (column: string) =>
+      this.sql.unsafe(
+        `CASE WHEN isfinite(${column}) THEN (extract(epoch FROM ${column}) * 1000)::bigint::text WHEN ${column} > now() THEN 'Infinity' ELSE '-Infinity' END`,
+      );
     const [rows, history] = await Promise.all([
-      this.sql<{ proxy: string; signer: string; signature_type: number; since: string }[]>`SELECT proxy, signer, signature_type, ${ms('since')} AS since FROM proxy_wallets`,
-      this.sql<{ proxy: string; signer: string; since: string; until: string }[]>`SELECT proxy, signer, ${ms('since')} AS since, ${ms('until')} AS until FROM proxy_wallet_history`,
+      this.sql<
+        { proxy: string; signer: string; signature_type: number; since: string }[]
+      >`SELECT proxy, signer, signature_type, ${ms('since')} AS since FROM proxy_wallets`,
+      this.sql<
+        { proxy: string; signer: string; since: string; until: string }[]
+      >`SELECT proxy, signer, ${ms('since')} AS since, ${ms('until')} AS until FROM proxy_wallet_history`,
     ]);
-    for (const row of rows) this.remember({ proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 }, Number(row.since));
-    for (const row of history) this.rememberPast(row.signer, { proxy: row.proxy, from: Number(row.since), until: Number(row.until) });
+    for (const row of rows)
+      this.remember(
+        { proxy: row.proxy, signer: row.signer, signatureType: row.signature_type as 1 | 2 },
+        Number(row.since),
+      );
+    for (const row of history)
+      this.rememberPast(row.signer, { proxy: row.proxy, from: Number(row.since), until: Number(row.until) });
   }
 
   private rememberPast(signer: string, span: ProxySpan): void {
@@ -87,11 +103,19 @@ export class ProxyWallets {
    * were placed by the old signer's keys, which the new signer cannot cancel, and would go on
    * spending the proxy's balance. If it throws, nothing moves and the old signer has control back.
    */
-  register(wallet: ProxyWallet, options: { replace?: boolean; beforeMove?: (proxy: string) => Promise<void> } = {}): Promise<boolean> {
-    const record = { proxy: wallet.proxy.toLowerCase(), signer: wallet.signer.toLowerCase(), signatureType: wallet.signatureType };
+  register(
+    wallet: ProxyWallet,
+    options: { replace?: boolean; beforeMove?: (proxy: string) => Promise<void> } = {},
+  ): Promise<boolean> {
+    const record = {
+      proxy: wallet.proxy.toLowerCase(),
+      signer: wallet.signer.toLowerCase(),
+      signatureType: wallet.signatureType,
+    };
     return this.turns.run(record.proxy, async () => {
       const current = this.byProxy.get(record.proxy);
-      if (current !== undefined && current.signer === record.signer && current.signatureType === record.signatureType) return false;
+      if (current !== undefined && current.signer === record.signer && current.signatureType === record.signatureType)
+        return false;
       if (current !== undefined && options.replace !== true) throw new ProxyConflict(current);
       const move = current !== undefined && current.signer !== record.signer;
       if (move) this.moving.add(record.proxy);
@@ -130,7 +154,12 @@ export class ProxyWallets {
           { deadlineMs: this.settleMs },
         );
         while (this.now() < at) await new Promise((resolve) => setTimeout(resolve, 1));
-        if (move) this.rememberPast(current.signer, { proxy: record.proxy, from: this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY, until: at });
+        if (move)
+          this.rememberPast(current.signer, {
+            proxy: record.proxy,
+            from: this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY,
+            until: at,
+          });
         this.remember(record, move ? at : (this.since.get(record.proxy) ?? Number.NEGATIVE_INFINITY));
       } catch (error) {
         if (!(error instanceof OutcomeUnknown)) throw error;
@@ -150,7 +179,11 @@ export class ProxyWallets {
 
   /** The spans in which `signer` signed for a proxy: those of now, and those before a move away. */
   spansOf(signer: string): ProxySpan[] {
-    const now = this.of(signer).map((proxy) => ({ proxy, from: this.since.get(proxy) ?? Number.NEGATIVE_INFINITY, until: Number.POSITIVE_INFINITY }));
+    const now = this.of(signer).map((proxy) => ({
+      proxy,
+      from: this.since.get(proxy) ?? Number.NEGATIVE_INFINITY,
+      until: Number.POSITIVE_INFINITY,
+    }));
     return [...now, ...(this.past.get(signer.toLowerCase()) ?? [])];
   }
 

@@ -7,10 +7,33 @@ import { GtdExpiry } from './gtd-expiry.ts';
 import { OpenOrders } from './open-orders.ts';
 
 const accepted = (orderId: string, market: string, expiresAt: number): ShardEvent => ({
-  type: 'accepted', seq: 0, at: 0, orderId, market, token: 0, side: Side.BUY, orderType: expiresAt > 0 ? OrderType.GTD : OrderType.GTC,
-  price: 40, size: 10, owner: '0xa', ownerKey: 'key', builder: '', signedAt: 0, postOnly: false, expiresAt,
+  type: 'accepted',
+  seq: 0,
+  at: 0,
+  orderId,
+  market,
+  token: 0,
+  side: Side.BUY,
+  orderType: expiresAt > 0 ? OrderType.GTD : OrderType.GTC,
+  price: 40,
+  size: 10,
+  owner: '0xa',
+  ownerKey: 'key',
+  builder: '',
+  signedAt: 0,
+  postOnly: false,
+  expiresAt,
 });
-const cancelled = (orderId: string, market: string): ShardEvent => ({ type: 'cancelled', seq: 0, at: 0, orderId, market, owner: '0xa', remaining: 10, reason: 'user' });
+const cancelled = (orderId: string, market: string): ShardEvent => ({
+  type: 'cancelled',
+  seq: 0,
+  at: 0,
+  orderId,
+  market,
+  owner: '0xa',
+  remaining: 10,
+  reason: 'user',
+});
 
 describe('GtdExpiry', () => {
   let orders: OpenOrders;
@@ -29,7 +52,16 @@ describe('GtdExpiry', () => {
       asked.push(market);
       if (!shardExpires) return;
       const due = [...orders.all()].filter((o) => o.market === market && o.expiresAt > 0 && o.expiresAt <= Date.now());
-      for (const o of due) orders.apply({ type: 'expired', seq: 0, at: Date.now(), orderId: o.orderId, market, owner: '0xa', remaining: 10 });
+      for (const o of due)
+        orders.apply({
+          type: 'expired',
+          seq: 0,
+          at: Date.now(),
+          orderId: o.orderId,
+          market,
+          owner: '0xa',
+          remaining: 10,
+        });
     });
     orders.onGtd((id, at) => expiry.track(id, at));
   });
@@ -99,7 +131,22 @@ describe('GtdExpiry', () => {
   });
 
   it('also tracks GTDs restored after a restart', () => {
-    orders.restore({ orderId: 'r', ownerKey: 'key', owner: '0xa', market: 'm9', token: 0, assetId: 't', side: Side.BUY, orderType: OrderType.GTD, price: 40, size: 10, matched: 0, expiresAt: 1_000_300, acceptedAt: 0, tradeIds: [] });
+    orders.restore({
+      orderId: 'r',
+      ownerKey: 'key',
+      owner: '0xa',
+      market: 'm9',
+      token: 0,
+      assetId: 't',
+      side: Side.BUY,
+      orderType: OrderType.GTD,
+      price: 40,
+      size: 10,
+      matched: 0,
+      expiresAt: 1_000_300,
+      acceptedAt: 0,
+      tradeIds: [],
+    });
     vi.advanceTimersByTime(300);
     expect(asked).toEqual(['m9']);
   });

@@ -18,10 +18,10 @@ export class HeartbeatStore {
     private readonly statementMs = 2000,
   ) {}
 
-
-
   async load(): Promise<StoredSwitch[]> {
-    const rows = await this.sql<{ api_key: string; heartbeat_id: string }[]>`SELECT api_key::text, heartbeat_id FROM heartbeat_switches`;
+    const rows = await this.sql<
+      { api_key: string; heartbeat_id: string }[]
+    >`SELECT api_key::text, heartbeat_id FROM heartbeat_switches`;
     return rows.map((row) => ({ apiKey: row.api_key, heartbeatId: row.heartbeat_id }));
   }
 

@@ -14,7 +14,11 @@ describe('Heartbeats', () => {
     const first = await heartbeats.beat('k', '');
     if (!first.ok) throw new Error(first.error);
     advance(9_000);
-    expect(await heartbeats.beat('k', first.heartbeatId)).toEqual({ ok: true, heartbeatId: first.heartbeatId, armed: false });
+    expect(await heartbeats.beat('k', first.heartbeatId)).toEqual({
+      ok: true,
+      heartbeatId: first.heartbeatId,
+      armed: false,
+    });
     advance(10_000);
     expect(heartbeats.takeExpired()).toEqual([]); // exactly the timeout: still in time
     advance(1);
@@ -24,13 +28,19 @@ describe('Heartbeats', () => {
 
   it('refuses an id that is not current, and a late heartbeat until the sweep has fired', async () => {
     const { heartbeats, advance } = clocked();
-    expect(await heartbeats.beat('k', 'made-up')).toMatchObject({ ok: false, error: expect.stringMatching(/send "" to start/) });
+    expect(await heartbeats.beat('k', 'made-up')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/send "" to start/),
+    });
     const armed = await heartbeats.beat('k', '');
     if (!armed.ok) throw new Error(armed.error);
     expect(await heartbeats.beat('k', 'other')).toMatchObject({ ok: false });
     expect(await heartbeats.beat('k', '')).toEqual({ ok: true, heartbeatId: armed.heartbeatId, armed: false }); // a restarted bot re-syncs
     advance(10_001);
-    expect(await heartbeats.beat('k', armed.heartbeatId)).toMatchObject({ ok: false, error: expect.stringMatching(/after the timeout/) });
+    expect(await heartbeats.beat('k', armed.heartbeatId)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/after the timeout/),
+    });
     expect(await heartbeats.beat('k', '')).toMatchObject({ ok: false });
     expect(heartbeats.takeExpired().map((s) => s.apiKey)).toEqual(['k']);
     const again = await heartbeats.beat('k', '');
@@ -62,7 +72,10 @@ describe('Heartbeats', () => {
 
   it('restores kept switches as if they had just beaten: their ids go on, silence fires them after one timeout', async () => {
     const { heartbeats, advance } = clocked();
-    heartbeats.restore([{ apiKey: 'alive', heartbeatId: 'id-a' }, { apiKey: 'dead', heartbeatId: 'id-d' }]);
+    heartbeats.restore([
+      { apiKey: 'alive', heartbeatId: 'id-a' },
+      { apiKey: 'dead', heartbeatId: 'id-d' },
+    ]);
     advance(9_000);
     expect(await heartbeats.beat('alive', 'id-a')).toEqual({ ok: true, heartbeatId: 'id-a', armed: false });
     advance(1_001);
@@ -76,7 +89,9 @@ describe('Heartbeats', () => {
     let failRemovals = false;
     const store = {
       save: (apiKey: string, id: string) =>
-        new Promise<void>((resolve, reject) => saves.push({ apiKey, id, settle: (ok, error = new Error('store down')) => (ok ? resolve() : reject(error)) })),
+        new Promise<void>((resolve, reject) =>
+          saves.push({ apiKey, id, settle: (ok, error = new Error('store down')) => (ok ? resolve() : reject(error)) }),
+        ),
       remove: async (apiKey: string, id: string) => {
         if (failRemovals) throw new Error('store down');
         removed.push(`${apiKey} ${id}`);
@@ -88,7 +103,12 @@ describe('Heartbeats', () => {
 
   it('a save whose outcome stayed unknown is answered "not armed", and the row it may have left is removed', async () => {
     const { store, saves, removed } = controlledStore();
-    const heartbeats = new Heartbeats(1000, () => 0, store, () => {});
+    const heartbeats = new Heartbeats(
+      1000,
+      () => 0,
+      store,
+      () => {},
+    );
     const beat = heartbeats.beat('k', '');
     await turn();
     let settleSendings = () => {};
@@ -112,7 +132,12 @@ describe('Heartbeats', () => {
   it('answers a new switch only once it is stored; beats meanwhile share the outcome, a failed write arms nothing', async () => {
     let now = 0;
     const { store, saves } = controlledStore();
-    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const heartbeats = new Heartbeats(
+      1000,
+      () => now,
+      store,
+      () => {},
+    );
     const first = heartbeats.beat('k', '');
     const retry = heartbeats.beat('k', '');
     await turn();
@@ -127,10 +152,15 @@ describe('Heartbeats', () => {
     expect(await again).toMatchObject({ ok: true, armed: true, heartbeatId: saves[1]!.id });
   });
 
-  it('counts a new switch\'s silence from when it is stored: a slow write neither fires it nor answers a lie', async () => {
+  it("counts a new switch's silence from when it is stored: a slow write neither fires it nor answers a lie", async () => {
     let now = 0;
     const { store, saves, removed } = controlledStore();
-    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const heartbeats = new Heartbeats(
+      1000,
+      () => now,
+      store,
+      () => {},
+    );
     const arming = heartbeats.beat('k', '');
     await turn();
     now += 5000; // the write is slow: the bot has no id yet, so it cannot be silent
@@ -149,7 +179,12 @@ describe('Heartbeats', () => {
   it('tries a failed removal of a fired switch again at the next sweep', async () => {
     let now = 0;
     const { store, removed, failRemovals } = controlledStore();
-    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const heartbeats = new Heartbeats(
+      1000,
+      () => now,
+      store,
+      () => {},
+    );
     heartbeats.restore([{ apiKey: 'k', heartbeatId: 'id-k' }]);
     failRemovals(true);
     now += 1001;
@@ -165,18 +200,24 @@ describe('Heartbeats', () => {
     expect(removed).toEqual(['k id-k']); // once removed, not again
   });
 
-  it('keeps a key\'s saves in order: a slow save of a disarmed switch cannot land over the next switch\'s row', async () => {
+  it("keeps a key's saves in order: a slow save of a disarmed switch cannot land over the next switch's row", async () => {
     let now = 0;
     const rows = new Map<string, string>();
     const pending: (() => void)[] = [];
     const store = {
       // Each save lands when the test lets it.
-      save: (apiKey: string, id: string) => new Promise<void>((resolve) => pending.push(() => (rows.set(apiKey, id), resolve()))),
+      save: (apiKey: string, id: string) =>
+        new Promise<void>((resolve) => pending.push(() => (rows.set(apiKey, id), resolve()))),
       remove: async (apiKey: string, id: string) => {
         if (rows.get(apiKey) === id) rows.delete(apiKey);
       },
     };
-    const heartbeats = new Heartbeats(1000, () => now, store, () => {});
+    const heartbeats = new Heartbeats(
+      1000,
+      () => now,
+      store,
+      () => {},
+    );
     const first = heartbeats.beat('k', '');
     await turn();
     heartbeats.disarm('k'); // gone while its save is slow

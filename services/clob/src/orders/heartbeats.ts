@@ -73,10 +73,18 @@ export class Heartbeats {
     const current = this.armed.get(apiKey);
     if (current !== undefined && !current.pending && at - current.lastAt > this.timeoutMs) {
       // Too late: the switch has fired; the sweep cancels the orders and disarms it.
-      return { ok: false, error: 'the heartbeat came after the timeout: the open orders of this API key are being cancelled; send "" to start again' };
+      return {
+        ok: false,
+        error:
+          'the heartbeat came after the timeout: the open orders of this API key are being cancelled; send "" to start again',
+      };
     }
     if (current === undefined) {
-      if (id !== '') return { ok: false, error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start` };
+      if (id !== '')
+        return {
+          ok: false,
+          error: `heartbeat_id ${id} is not current (none is armed for this API key): send "" to start`,
+        };
       const armed: Armed = { id: randomUUID(), lastAt: at, stored: Promise.resolve(false), pending: true };
       armed.stored = this.inTurn(apiKey, () => this.store.save(apiKey, armed.id)).then(
         () => {
@@ -87,7 +95,11 @@ export class Heartbeats {
         (error: unknown) => {
           // Answered "not armed": a row the save may have left goes (retried each sweep), once
           // every sending of it has settled (one given up on could commit after the removal).
-          if (error instanceof OutcomeUnknown) this.removeStored({ apiKey, heartbeatId: armed.id }, error.pending.then(() => true));
+          if (error instanceof OutcomeUnknown)
+            this.removeStored(
+              { apiKey, heartbeatId: armed.id },
+              error.pending.then(() => true),
+            );
           return false;
         },
       );
@@ -95,7 +107,8 @@ export class Heartbeats {
       return this.answer(apiKey, armed, true);
     }
     // An empty id while armed is taken too: a restarted bot cannot know the id its last run had.
-    if (id !== '' && id !== current.id) return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
+    if (id !== '' && id !== current.id)
+      return { ok: false, error: `heartbeat_id ${id} is not current: send the id of the last answer` };
     current.lastAt = at;
     return this.answer(apiKey, current, false);
   }
@@ -136,7 +149,8 @@ export class Heartbeats {
   restore(switches: readonly Switch[]): void {
     const at = this.now();
     for (const { apiKey, heartbeatId } of switches) {
-      if (!this.armed.has(apiKey)) this.armed.set(apiKey, { id: heartbeatId, lastAt: at, stored: Promise.resolve(true), pending: false });
+      if (!this.armed.has(apiKey))
+        this.armed.set(apiKey, { id: heartbeatId, lastAt: at, stored: Promise.resolve(true), pending: false });
     }
   }
 
@@ -172,7 +186,9 @@ export class Heartbeats {
         () => this.unremoved.delete(fired),
         (error: unknown) => {
           this.unremoved.set(fired, false);
-          this.log(`clob: forgetting the fired heartbeat switch of API key ${fired.apiKey} failed (tried again each second): ${(error as Error).message}`);
+          this.log(
+            `clob: forgetting the fired heartbeat switch of API key ${fired.apiKey} failed (tried again each second): ${(error as Error).message}`,
+          );
         },
       );
   }

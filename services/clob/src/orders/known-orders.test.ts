@@ -33,7 +33,8 @@ describe('DeadlineHeap', () => {
     deadlines.forEach((d, i) => heap.push(d, `id${i}`));
     expect(heap.popBefore(0)).toBeUndefined();
     const out: number[] = [];
-    for (let id = heap.popBefore(1500); id !== undefined; id = heap.popBefore(1500)) out.push(deadlines[Number(id.slice(2))]!);
+    for (let id = heap.popBefore(1500); id !== undefined; id = heap.popBefore(1500))
+      out.push(deadlines[Number(id.slice(2))]!);
     expect(out).toEqual([...out].sort((a, b) => a - b));
     expect(out).toEqual(deadlines.filter((d) => d < 1500).sort((a, b) => a - b));
     expect(heap.size).toBe(deadlines.filter((d) => d >= 1500).length);
@@ -98,7 +99,12 @@ describe('KnownOrders', () => {
     const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
     await ledgerOrder('0xc1', clock - 10 * WINDOW);
     await ledgerOrder('0xc3', null);
-    const answers = [known.has('0xc1', clock - 10 * WINDOW), known.has('0xc2', clock + 10 * WINDOW), known.has('0xc3', 0), known.has('0xc1', clock - 10 * WINDOW)];
+    const answers = [
+      known.has('0xc1', clock - 10 * WINDOW),
+      known.has('0xc2', clock + 10 * WINDOW),
+      known.has('0xc3', 0),
+      known.has('0xc1', clock - 10 * WINDOW),
+    ];
     expect(await Promise.all(answers)).toEqual([true, false, true, true]);
     expect(known.lookups).toBe(1);
   });
@@ -113,9 +119,14 @@ describe('KnownOrders', () => {
   it('is seeded after a restart with what the ledger holds from the window on', async () => {
     await ledgerOrder('0xe1', clock - 1000);
     await ledgerOrder('0xe2', clock - 2 * WINDOW);
-    const rows = await db.sql<{ order_id: string; signed_at: string }[]>`SELECT order_id, signed_at FROM orders WHERE signed_at >= ${clock - WINDOW}`;
+    const rows = await db.sql<
+      { order_id: string; signed_at: string }[]
+    >`SELECT order_id, signed_at FROM orders WHERE signed_at >= ${clock - WINDOW}`;
     const known = new KnownOrders(db.sql, { windowMs: WINDOW, now });
-    known.seed(rows.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })), clock - WINDOW);
+    known.seed(
+      rows.map((r) => ({ orderId: r.order_id, signedAt: Number(r.signed_at) })),
+      clock - WINDOW,
+    );
     expect(known.has('0xe1', clock - 1000)).toBe(true);
     expect(rows.map((r) => r.order_id)).not.toContain('0xe2');
     expect(await known.has('0xe2', clock - 2 * WINDOW)).toBe(true);

@@ -12,7 +12,13 @@ export interface LedgerOrder extends OrderRecord {
   status: OrderStatusName;
 }
 
-const STATUSES: Record<string, OrderStatusName> = { live: 'LIVE', matched: 'MATCHED', unmatched: 'UNMATCHED', cancelled: 'CANCELED', expired: 'CANCELED' };
+const STATUSES: Record<string, OrderStatusName> = {
+  live: 'LIVE',
+  matched: 'MATCHED',
+  unmatched: 'UNMATCHED',
+  cancelled: 'CANCELED',
+  expired: 'CANCELED',
+};
 
 /** The order if the ledger has it and `ownerKey` placed it; undefined otherwise (a stranger's order is not told apart from a missing one). */
 export async function ledgerOrder(sql: Sql, orderId: string, ownerKey: string): Promise<LedgerOrder | undefined> {
@@ -25,7 +31,23 @@ export async function ledgerOrder(sql: Sql, orderId: string, ownerKey: string): 
 }
 
 async function read(sql: Sql, orderId: string, ownerKey: string): Promise<LedgerOrder | undefined> {
-  const [row] = await sql<{ order_id: string; owner: string; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; status: string; expires_at: Date | null; created_at: Date }[]>`
+  const [row] = await sql<
+    {
+      order_id: string;
+      owner: string;
+      market: string;
+      token: number;
+      asset_id: string;
+      side: string;
+      order_type: string;
+      price_ticks: number;
+      size: string;
+      matched: string;
+      status: string;
+      expires_at: Date | null;
+      created_at: Date;
+    }[]
+  >`
     SELECT order_id, owner, market, token, asset_id, side, order_type, price_ticks, size, matched, status, expires_at, created_at
       FROM orders WHERE order_id = ${orderId} AND owner_key = ${ownerKey}`;
   if (row === undefined) return undefined;
@@ -53,7 +75,10 @@ async function read(sql: Sql, orderId: string, ownerKey: string): Promise<Ledger
  * The trades each order took part in, as taker or as maker, in its shard's sequence (an order's
  * `associate_trades`); orders without trades are left out. `sql` may be a transaction.
  */
-export async function tradeIdsOf(sql: Sql | TransactionSql, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function tradeIdsOf(
+  sql: Sql | TransactionSql,
+  orderIds: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (orderIds.length === 0) return out;
   const rows = await sql<{ order_id: string; trade_id: string }[]>`

@@ -97,7 +97,22 @@ export class OpenOrders {
   }
 
   /** An open order read back from the ledger after a restart. */
-  restore(order: { orderId: string; ownerKey: string; owner: string; market: string; token: 0 | 1; assetId: string; side: Side; orderType: OrderType; price: number; size: number; matched: number; expiresAt: number; acceptedAt: number; tradeIds: string[] }): void {
+  restore(order: {
+    orderId: string;
+    ownerKey: string;
+    owner: string;
+    market: string;
+    token: 0 | 1;
+    assetId: string;
+    side: Side;
+    orderType: OrderType;
+    price: number;
+    size: number;
+    matched: number;
+    expiresAt: number;
+    acceptedAt: number;
+    tradeIds: string[];
+  }): void {
     this.add({
       orderId: order.orderId,
       owner: order.ownerKey,

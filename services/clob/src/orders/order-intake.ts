@@ -4,7 +4,15 @@
 // Every problem with the order is an IntakeError carrying the real service's message; a market
 // closed or cancel-only is a 503 HttpError (not the order's fault).
 
-import { ADDRESS_HEX, BYTES32_HEX, formatUnits, impliedPrice, orderTerms, parseBaseUnits, type OrderTerms } from '@pmx/codec';
+import {
+  ADDRESS_HEX,
+  BYTES32_HEX,
+  formatUnits,
+  impliedPrice,
+  orderTerms,
+  parseBaseUnits,
+  type OrderTerms,
+} from '@pmx/codec';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { OrderWithSignature } from '@pmx/signing';
@@ -29,8 +37,23 @@ export const ORDER_TYPES: ReadonlyMap<string, OrderType> = new Map([
 export const MAX_EXPIRATION_SECONDS = 253_402_300_799;
 const ENVELOPE_FIELDS = new Set(['order', 'owner', 'orderType', 'deferExec', 'postOnly']);
 const ORDER_FIELDS = new Set([
-  'salt', 'maker', 'signer', 'taker', 'tokenId', 'makerAmount', 'takerAmount', 'side', 'expiration', 'nonce', 'feeRateBps',
-  'signatureType', 'signature', 'timestamp', 'metadata', 'builder', 'conditionId',
+  'salt',
+  'maker',
+  'signer',
+  'taker',
+  'tokenId',
+  'makerAmount',
+  'takerAmount',
+  'side',
+  'expiration',
+  'nonce',
+  'feeRateBps',
+  'signatureType',
+  'signature',
+  'timestamp',
+  'metadata',
+  'builder',
+  'conditionId',
 ]);
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const DIGITS = /^[0-9]{1,78}$/;
@@ -91,7 +114,10 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   const tokenId = text(o.tokenId, 'tokenId', DIGITS);
   const listing = markets.byTokenId(tokenId);
   if (listing === undefined) throw new IntakeError(`market not found for token ${tokenId}`);
-  if (o.conditionId !== undefined && (typeof o.conditionId !== 'string' || o.conditionId.toLowerCase() !== listing.market.conditionId.toLowerCase())) {
+  if (
+    o.conditionId !== undefined &&
+    (typeof o.conditionId !== 'string' || o.conditionId.toLowerCase() !== listing.market.conditionId.toLowerCase())
+  ) {
     throw payload('conditionId does not match tokenId');
   }
   // A string on the wire, as the contract has it (the digest signs it as 0 / 1).
@@ -104,12 +130,17 @@ export function parseOrderEnvelope(body: unknown, markets: MarketRegistry): Pars
   if (o.feeRateBps !== undefined) uint(o.feeRateBps, 'feeRateBps');
   const signatureType = Number(uint(o.signatureType, 'signatureType'));
   if (signatureType > 3) throw payload('signatureType must be 0, 1, 2 or 3');
-  if (signatureType === 3) throw new IntakeError('signature type 3 (smart-contract wallets) is not supported: sign with an EOA (0) or a registered proxy (1, 2)');
+  if (signatureType === 3)
+    throw new IntakeError(
+      'signature type 3 (smart-contract wallets) is not supported: sign with an EOA (0) or a registered proxy (1, 2)',
+    );
   const makerAmount = parseBaseUnits(uint(o.makerAmount, 'makerAmount'));
   const takerAmount = parseBaseUnits(uint(o.takerAmount, 'takerAmount'));
-  if (makerAmount === null || takerAmount === null) throw payload('makerAmount and takerAmount must be positive integers');
+  if (makerAmount === null || takerAmount === null)
+    throw payload('makerAmount and takerAmount must be positive integers');
   const expiration = o.expiration === undefined ? '0' : uint(o.expiration, 'expiration');
-  if (expiration.length > 15 || Number(expiration) > MAX_EXPIRATION_SECONDS) throw new IntakeError('invalid expiration');
+  if (expiration.length > 15 || Number(expiration) > MAX_EXPIRATION_SECONDS)
+    throw new IntakeError('invalid expiration');
 
   const timestamp = uint(o.timestamp, 'timestamp');
   const signed: OrderWithSignature = {
@@ -154,21 +185,31 @@ export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: numb
   const { market } = order;
   if (!market.active) throw new IntakeError('the market is not yet ready to process new orders');
   // Trading disabled or cancel-only (ARCHITECTURE §9): not the order's fault, so not a 400.
-  if (market.closed) throw new HttpError(503, 'the market is closed: trading is disabled, open orders can only be cancelled');
-  if (!market.acceptingOrders) throw new HttpError(503, 'the market is not accepting orders (cancel-only): open orders can only be cancelled');
+  if (market.closed)
+    throw new HttpError(503, 'the market is closed: trading is disabled, open orders can only be cancelled');
+  if (!market.acceptingOrders)
+    throw new HttpError(503, 'the market is not accepting orders (cancel-only): open orders can only be cancelled');
   if (order.postOnly && order.orderType !== OrderType.GTC && order.orderType !== OrderType.GTD) {
     throw new IntakeError('invalid post-only order: only GTC and GTD order types are allowed');
   }
   const sideName = order.side === Side.BUY ? 'BUY' : 'SELL';
   const marketable = order.orderType === OrderType.FOK || order.orderType === OrderType.FAK;
-  const result = orderTerms({ side: sideName, makerAmount: order.makerAmount, takerAmount: order.takerAmount, ticksPerUnit: market.ticksPerUnit, marketable });
+  const result = orderTerms({
+    side: sideName,
+    makerAmount: order.makerAmount,
+    takerAmount: order.takerAmount,
+    ticksPerUnit: market.ticksPerUnit,
+    marketable,
+  });
   const size = order.side === Side.BUY ? order.takerAmount : order.makerAmount;
   if (!result.ok) {
     const price = impliedPrice(sideName, order.makerAmount, order.takerAmount);
     switch (result.problem) {
       case 'price-off-tick':
       case 'price-out-of-range':
-        throw new IntakeError(`order ${orderId} is invalid. Price (${price}) breaks minimum tick size rule: ${market.tickSize}`);
+        throw new IntakeError(
+          `order ${orderId} is invalid. Price (${price}) breaks minimum tick size rule: ${market.tickSize}`,
+        );
       case 'size-not-whole-lots':
         throw new IntakeError(`order ${orderId} is invalid. Size (${formatUnits(size)}) must be a multiple of 0.01`);
       case 'size-zero':
@@ -178,7 +219,9 @@ export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: numb
   }
   const terms = result.terms;
   if (terms.size < market.minOrderSize) {
-    throw new IntakeError(`order ${orderId} is invalid. Size (${formatUnits(terms.size)}) lower than the minimum: ${formatUnits(market.minOrderSize)}`);
+    throw new IntakeError(
+      `order ${orderId} is invalid. Size (${formatUnits(terms.size)}) lower than the minimum: ${formatUnits(market.minOrderSize)}`,
+    );
   }
   let expiresAt = 0;
   if (order.orderType === OrderType.GTD) {

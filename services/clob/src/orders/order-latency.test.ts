@@ -11,7 +11,11 @@ describe('LatencyHistogram', () => {
     for (let ms = 1; ms <= 1000; ms++) histogram.record(ms);
     const summary = histogram.summary();
     expect(summary.count).toBe(1000);
-    for (const [reported, actual] of [[summary.p50Ms, 500], [summary.p90Ms, 900], [summary.p99Ms, 990]] as const) {
+    for (const [reported, actual] of [
+      [summary.p50Ms, 500],
+      [summary.p90Ms, 900],
+      [summary.p99Ms, 990],
+    ] as const) {
       expect(reported).toBeGreaterThanOrEqual(actual);
       expect(reported).toBeLessThanOrEqual(actual * 1.05);
     }
@@ -23,7 +27,13 @@ describe('LatencyHistogram', () => {
     histogram.record(0);
     histogram.record(0.0004);
     histogram.record(3_600_000);
-    expect(histogram.summary()).toEqual({ count: 3, p50Ms: 0.001, p90Ms: 3_600_000, p99Ms: 3_600_000, maxMs: 3_600_000 });
+    expect(histogram.summary()).toEqual({
+      count: 3,
+      p50Ms: 0.001,
+      p90Ms: 3_600_000,
+      p99Ms: 3_600_000,
+      maxMs: 3_600_000,
+    });
   });
 });
 

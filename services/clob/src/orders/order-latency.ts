@@ -31,7 +31,13 @@ export class LatencyHistogram {
   }
 
   summary(): LatencySummary {
-    return { count: this.count, p50Ms: this.quantile(0.5), p90Ms: this.quantile(0.9), p99Ms: this.quantile(0.99), maxMs: round(this.maxMs) };
+    return {
+      count: this.count,
+      p50Ms: this.quantile(0.5),
+      p90Ms: this.quantile(0.9),
+      p99Ms: this.quantile(0.99),
+      maxMs: round(this.maxMs),
+    };
   }
 
   private quantile(q: number): number {
@@ -41,7 +47,8 @@ export class LatencyHistogram {
     for (let bucket = 0; bucket < BUCKETS; bucket++) {
       seen += this.counts[bucket]!;
       // The last bucket also holds everything longer: its samples are reported as the maximum.
-      if (seen >= rank) return round(bucket === BUCKETS - 1 ? this.maxMs : Math.min(this.maxMs, SMALLEST_MS * GROWTH ** bucket));
+      if (seen >= rank)
+        return round(bucket === BUCKETS - 1 ? this.maxMs : Math.min(this.maxMs, SMALLEST_MS * GROWTH ** bucket));
     }
     return round(this.maxMs);
   }
@@ -81,7 +88,12 @@ export class OrderLatency {
   }
 
   report(): OrderLatencyReport {
-    return { since: new Date(this.since).toISOString(), signatureCheck: this.signatureCheck.summary(), match: this.match.summary(), total: this.total.summary() };
+    return {
+      since: new Date(this.since).toISOString(),
+      signatureCheck: this.signatureCheck.summary(),
+      match: this.match.summary(),
+      total: this.total.summary(),
+    };
   }
 
   /** The report so far, then empty histograms from now. */

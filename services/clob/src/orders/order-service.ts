@@ -37,7 +37,8 @@ export interface CancelResult {
 /** The real service's wording for the engine's rejections. */
 const REJECTIONS: Record<RejectReason | 'duplicate', (id: string) => string> = {
   'fok-not-filled': () => "order couldn't be fully filled. FOK orders are fully filled or killed.",
-  'fak-no-match': () => 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+  'fak-no-match': () =>
+    'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
   'post-only-crosses': () => 'invalid post-only order: order crosses book',
   'post-only-type': () => 'invalid post-only order: only GTC and GTD order types are allowed',
   duplicate: (id) => `order ${id} is invalid. Duplicated.`,
@@ -86,9 +87,11 @@ export class OrderService {
     this.latency.recordSignatureCheck(performance.now() - started);
     if ('error' in verified) throw new IntakeError(`Invalid order payload: ${verified.field} ${verified.error}`);
     const orderId = verified.orderId;
-    if (verified.signer === null || verified.signer !== order.signer) throw new IntakeError(`order ${orderId} is invalid. The signature does not match the signer`);
+    if (verified.signer === null || verified.signer !== order.signer)
+      throw new IntakeError(`order ${orderId} is invalid. The signature does not match the signer`);
     if (order.owner !== key.apiKey) throw new IntakeError('the order owner has to be the owner of the API KEY');
-    if (order.signer !== key.address) throw new IntakeError('the order signer address has to be the address of the API KEY');
+    if (order.signer !== key.address)
+      throw new IntakeError('the order signer address has to be the address of the API KEY');
     this.assertMakerControl(order);
     const now = this.now();
     const terms = checkOrderTerms(order, orderId, now);
@@ -98,7 +101,9 @@ export class OrderService {
     const unsafe = order.signedAt === 0 && order.signed.timestamp !== '0';
     const ahead = Math.max(this.known.windowMs, MAX_CLOCK_AHEAD_MS);
     if (unsafe || order.signedAt > now + ahead) {
-      throw new IntakeError(`order ${orderId} is invalid. Its timestamp (${order.signed.timestamp}) is more than ${ahead / 1000} s ahead of the server clock`);
+      throw new IntakeError(
+        `order ${orderId} is invalid. Its timestamp (${order.signed.timestamp}) is more than ${ahead / 1000} s ahead of the server clock`,
+      );
     }
     const seen = this.known.has(orderId, order.signedAt);
     if (seen === true || (seen !== false && (await seen))) throw new IntakeError(REJECTIONS.duplicate(orderId));
@@ -109,11 +114,21 @@ export class OrderService {
     this.assertMakerControl(order); // a proxy moved to another signer meanwhile (its orders are being closed)
 
     const asset = order.side === Side.BUY ? COLLATERAL : assetOf(order);
-    const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, { side: order.side, price: terms.price, size: terms.size, ticksPerUnit: order.market.ticksPerUnit });
+    const reserved = this.core.risk.reserveOrder(orderId, order.maker, asset, {
+      side: order.side,
+      price: terms.price,
+      size: terms.size,
+      ticksPerUnit: order.market.ticksPerUnit,
+    });
     if (reserved === 'duplicate') throw new IntakeError(REJECTIONS.duplicate(orderId));
     if (reserved === 'insufficient') throw new IntakeError('not enough balance / allowance');
     this.known.add(orderId, order.signedAt);
-    this.core.openOrders.expect(orderId, { owner: key.apiKey, maker: order.maker, market: order.market.conditionId, assetId: assetOf(order) });
+    this.core.openOrders.expect(orderId, {
+      owner: key.apiKey,
+      maker: order.maker,
+      market: order.market.conditionId,
+      assetId: assetOf(order),
+    });
 
     let result;
     const submitted = performance.now();
@@ -172,7 +187,11 @@ export class OrderService {
   }
 
   private assertMakerControl(order: ParsedOrder): void {
-    if (order.signatureType === 0 ? order.maker !== order.signer : !this.proxies.controls(order.signer, order.maker, order.signatureType)) {
+    if (
+      order.signatureType === 0
+        ? order.maker !== order.signer
+        : !this.proxies.controls(order.signer, order.maker, order.signatureType)
+    ) {
       throw new IntakeError(
         order.signatureType === 0
           ? 'the order maker has to be the signer for signature type 0'
@@ -197,7 +216,8 @@ export class OrderService {
   private ofMaker(maker: string): [string, string][] {
     const found: [string, string][] = [];
     for (const order of this.core.openOrders.all()) if (order.maker === maker) found.push([order.owner, order.orderId]);
-    for (const [orderId, intent] of this.core.openOrders.inFlight()) if (intent.maker === maker) found.push([intent.owner, orderId]);
+    for (const [orderId, intent] of this.core.openOrders.inFlight())
+      if (intent.maker === maker) found.push([intent.owner, orderId]);
     return found;
   }
 
@@ -221,11 +241,16 @@ export class OrderService {
         }
         let result;
         try {
-          result = await this.shards.submit(this.shards.shardOf(order.market), { type: 'cancel', orderId, owner: order.maker });
+          result = await this.shards.submit(this.shards.shardOf(order.market), {
+            type: 'cancel',
+            orderId,
+            owner: order.maker,
+          });
         } catch (error) {
           // Each id is answered whatever happens to another's (a key's deletion reports what is left).
           if (!(error instanceof HttpError)) console.error(`clob: cancel of ${orderId} failed:`, error);
-          outcome.not_canceled[orderId] = error instanceof HttpError ? error.message : 'internal server error: the cancel did not complete; retry';
+          outcome.not_canceled[orderId] =
+            error instanceof HttpError ? error.message : 'internal server error: the cancel did not complete; retry';
           return;
         }
         if (result.type === 'cancel' && result.ok) outcome.canceled.push(orderId);
@@ -236,10 +261,21 @@ export class OrderService {
   }
 
   /** Cancels every open order of an API key, optionally only in one market or one token. */
-  cancelAll(key: Pick<ApiKeyRecord, 'apiKey'>, filter: { market?: string; assetId?: string } = {}): Promise<CancelResult> {
-    const wanted = (o: { market: string; assetId: string }) => (filter.market === undefined || o.market === filter.market) && (filter.assetId === undefined || o.assetId === filter.assetId);
-    const open = this.core.openOrders.ofOwner(key.apiKey).filter(wanted).map((o) => o.orderId);
-    const inFlight = this.core.openOrders.intentsOf(key.apiKey).filter(([, intent]) => wanted(intent)).map(([orderId]) => orderId);
+  cancelAll(
+    key: Pick<ApiKeyRecord, 'apiKey'>,
+    filter: { market?: string; assetId?: string } = {},
+  ): Promise<CancelResult> {
+    const wanted = (o: { market: string; assetId: string }) =>
+      (filter.market === undefined || o.market === filter.market) &&
+      (filter.assetId === undefined || o.assetId === filter.assetId);
+    const open = this.core.openOrders
+      .ofOwner(key.apiKey)
+      .filter(wanted)
+      .map((o) => o.orderId);
+    const inFlight = this.core.openOrders
+      .intentsOf(key.apiKey)
+      .filter(([, intent]) => wanted(intent))
+      .map(([orderId]) => orderId);
     return this.cancel(key, [...open, ...inFlight]);
   }
 }

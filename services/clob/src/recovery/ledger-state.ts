@@ -39,7 +39,13 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * a snapshot before it would give its amount back to be spent again. While a session holds such
  * a write open, this waits, saying every 5 s which sessions it waits for.
  */
-export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number, log: (line: string) => void = console.warn, signal?: AbortSignal): Promise<LedgerState> {
+export async function readLedgerState(
+  sql: Sql,
+  ticksPerUnit: (market: string) => number | undefined,
+  signedSince: number,
+  log: (line: string) => void = console.warn,
+  signal?: AbortSignal,
+): Promise<LedgerState> {
   for (;;) {
     if (signal?.aborted === true) throw new Error('recovery stopped while waiting for transfers in flight');
     try {
@@ -48,29 +54,62 @@ export async function readLedgerState(sql: Sql, ticksPerUnit: (market: string) =
       if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
       const holders = await sql<{ pid: number }[]>`
         SELECT DISTINCT pid FROM pg_locks WHERE relation = 'operator_transfers'::regclass AND granted AND mode = 'RowExclusiveLock'`;
-      log(`clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${holders.map((h) => h.pid).join(', ') || 'gone'})`);
+      log(
+        `clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${holders.map((h) => h.pid).join(', ') || 'gone'})`,
+      );
     }
   }
 }
 
-function readOnce(sql: Sql, ticksPerUnit: (market: string) => number | undefined, signedSince: number): Promise<LedgerState> {
+function readOnce(
+  sql: Sql,
+  ticksPerUnit: (market: string) => number | undefined,
+  signedSince: number,
+): Promise<LedgerState> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
     // SHARE waits for every insert in flight and holds off new ones while this reads; the
     // snapshot is taken by the first read after it.
     await tx`SET LOCAL lock_timeout = '5s'`;
     await tx`LOCK TABLE operator_transfers IN SHARE MODE`;
     await tx`SET LOCAL lock_timeout = 0`; // the reads after it wait as any read does
-    const orders = await tx<{ order_id: string; owner: string; owner_key: string | null; key_deleted: boolean; market: string; token: number; asset_id: string; side: string; order_type: string; price_ticks: number; size: string; matched: string; expires_at: Date | null; created_at: Date; shard: number }[]>`
+    const orders = await tx<
+      {
+        order_id: string;
+        owner: string;
+        owner_key: string | null;
+        key_deleted: boolean;
+        market: string;
+        token: number;
+        asset_id: string;
+        side: string;
+        order_type: string;
+        price_ticks: number;
+        size: string;
+        matched: string;
+        expires_at: Date | null;
+        created_at: Date;
+        shard: number;
+      }[]
+    >`
       SELECT o.order_id, o.owner, o.owner_key, o.owner_key IS NOT NULL AND k.api_key IS NULL AS key_deleted, o.market, o.token, o.asset_id, o.side,
              o.order_type, o.price_ticks, o.size, o.matched, o.expires_at, o.created_at, o.shard
         FROM orders o LEFT JOIN api_keys k ON k.api_key::text = o.owner_key
        WHERE o.status = 'live' ORDER BY o.shard, o.accepted_seq`;
     // The trades of the open orders, as taker and as maker, in each shard's sequence.
-    const tradeIds = await tradeIdsOf(tx, orders.map((o) => o.order_id));
+    const tradeIds = await tradeIdsOf(
+      tx,
+      orders.map((o) => o.order_id),
+    );
     const offsets = await tx<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
-    const balances = await tx<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
-    const locked = await tx<{ condition_id: string; locked: string }[]>`SELECT condition_id, locked::text FROM market_collateral`;
-    const supplied = await tx<{ asset: string; amount: string }[]>`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
+    const balances = await tx<
+      { address: string; asset: string; amount: string }[]
+    >`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
+    const locked = await tx<
+      { condition_id: string; locked: string }[]
+    >`SELECT condition_id, locked::text FROM market_collateral`;
+    const supplied = await tx<
+      { asset: string; amount: string }[]
+    >`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
     // A market lives on one shard, so its sequence orders its trades; match_time is a clock that can step back.
     const trades = await tx<{ market: string; taker_token: number; price_ticks: number }[]>`
       SELECT DISTINCT ON (market) market, taker_token, price_ticks FROM trades ORDER BY market, seq DESC`;
@@ -113,7 +152,10 @@ function readOnce(sql: Sql, ticksPerUnit: (market: string) => number | undefined
       locked: locked.map((l) => ({ market: l.condition_id, amount: Number(l.locked) })),
       supplied: supplied.map((s) => ({ asset: s.asset, amount: Number(s.amount) })),
       lastTrades,
-      recentOrders: recent.map((r) => ({ orderId: r.order_id, signedAt: r.signed_at === null ? 0 : Number(r.signed_at) })),
+      recentOrders: recent.map((r) => ({
+        orderId: r.order_id,
+        signedAt: r.signed_at === null ? 0 : Number(r.signed_at),
+      })),
     };
   }) as Promise<LedgerState>;
 }

@@ -41,13 +41,26 @@ export class RecoveryStopped extends Error {
  * reached the highest sequence of any job left (a crashed consumer's job may stay "active" in
  * BullMQ for a while after ingest has applied it).
  */
-async function drained(queue: Queue, shard: number, sql: Sql, log: (line: string) => void, pollMs: number, signal: AbortSignal | undefined): Promise<void> {
+async function drained(
+  queue: Queue,
+  shard: number,
+  sql: Sql,
+  log: (line: string) => void,
+  pollMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let reported = 0;
   for (;;) {
     if (signal?.aborted) throw new RecoveryStopped();
     // A command to an unreachable Redis waits for ever (ioredis retries): closing must not.
-    const jobs = await abortable(queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'], 0, -1), signal);
-    const highest = jobs.reduce((max, job) => Math.max(max, (job?.data as { toSeq?: number } | undefined)?.toSeq ?? 0), 0);
+    const jobs = await abortable(
+      queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed'], 0, -1),
+      signal,
+    );
+    const highest = jobs.reduce(
+      (max, job) => Math.max(max, (job?.data as { toSeq?: number } | undefined)?.toSeq ?? 0),
+      0,
+    );
     const [row] = await sql<{ last_seq: string }[]>`SELECT last_seq FROM shard_offsets WHERE shard = ${shard}`;
     const applied = Number(row?.last_seq ?? 0);
     if (applied >= highest) return;
@@ -101,10 +114,15 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
 
   const recentSince = Date.now() - options.known.windowMs;
   // A stop does not wait for it (it may wait on a transfer some session holds open).
-  const state = await abortable(readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince, log, signal), signal);
+  const state = await abortable(
+    readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince, log, signal),
+    signal,
+  );
   const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
   if (moved !== undefined) {
-    throw new Error(`open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`);
+    throw new Error(
+      `open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`,
+    );
   }
   core.risk.restore(state);
   options.known.seed(state.recentOrders, recentSince);
@@ -120,7 +138,14 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
     if ((order.expiresAt > 0 && order.expiresAt <= now) || order.keyDeleted) continue;
     const market = core.markets.get(order.market)!;
     const asset = order.side === Side.BUY ? COLLATERAL : order.assetId;
-    if (core.risk.reserveOrder(order.orderId, order.owner, asset, { side: order.side, price: order.price, size: order.remaining, ticksPerUnit: market.ticksPerUnit }) !== 'ok') {
+    if (
+      core.risk.reserveOrder(order.orderId, order.owner, asset, {
+        side: order.side,
+        price: order.price,
+        size: order.remaining,
+        ticksPerUnit: market.ticksPerUnit,
+      }) !== 'ok'
+    ) {
       uncovered.add(order.orderId);
     }
   }
@@ -128,25 +153,44 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
   await Promise.all(
     Array.from({ length: shards.count }, async (_, shard) => {
       const mine = state.orders.filter((o) => o.shard === shard);
-      const lastTrades = [...state.lastTrades].filter(([market]) => shards.shardOf(market) === shard).map(([market, ticks]) => ({ market, ticks }));
-      const result = await shards.submit(shard, { type: 'restore', seq: state.offsets.get(shard) ?? 0, orders: mine, lastTrades });
-      if (result.type !== 'restore') throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);
+      const lastTrades = [...state.lastTrades]
+        .filter(([market]) => shards.shardOf(market) === shard)
+        .map(([market, ticks]) => ({ market, ticks }));
+      const result = await shards.submit(shard, {
+        type: 'restore',
+        seq: state.offsets.get(shard) ?? 0,
+        orders: mine,
+        lastTrades,
+      });
+      if (result.type !== 'restore')
+        throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);
       for (const order of mine.filter((o) => uncovered.has(o.orderId))) {
-        log(`clob: the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`);
+        log(
+          `clob: the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`,
+        );
         // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
         await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
       }
       // Left by a crash between a key's deletion and the cancel of its orders (possible until
       // 2026-11-23, when the key's row went first).
       for (const order of mine.filter((o) => o.keyDeleted)) {
-        log(`clob: open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`);
-        await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'key-deleted' });
+        log(
+          `clob: open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`,
+        );
+        await shards.submit(shard, {
+          type: 'cancel',
+          orderId: order.orderId,
+          owner: order.owner,
+          reason: 'key-deleted',
+        });
       }
       // GTDs whose time came while the server was down leave the book, the open orders and the
       // ledger now, not at the shard's next sweep after trading opens.
       await shards.submit(shard, { type: 'expire' });
       core.markReady(shard);
-      log(`clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`);
+      log(
+        `clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`,
+      );
     }),
   );
 }

@@ -35,11 +35,18 @@ afterAll(async () => {
 /** A Funding over its own link to the test database, which loses answers on cue (cuttingRelay). */
 async function setUp(name: string, options: { settleMs?: number; readOnly?: boolean } = {}) {
   const relay = await cuttingRelay(db.url);
-  const sql = connectPostgres(relay.url, { max: 1, ...(options.readOnly === true ? { connection: { default_transaction_read_only: true } } : {}) });
+  const sql = connectPostgres(relay.url, {
+    max: 1,
+    ...(options.readOnly === true ? { connection: { default_transaction_read_only: true } } : {}),
+  });
   links.push({ relay, sql });
   const risk = new RiskBook();
   const lines: string[] = [];
-  const funding = new Funding(sql, risk, { log: (line) => lines.push(line), backoffMs: () => 20, settleMs: options.settleMs });
+  const funding = new Funding(sql, risk, {
+    log: (line) => lines.push(line),
+    backoffMs: () => 20,
+    settleMs: options.settleMs,
+  });
   const address = `0x${name.padEnd(40, '0')}`;
   return {
     risk,
@@ -69,12 +76,23 @@ async function lockBalance(address: string): Promise<{ release: () => Promise<vo
 
 /** Until a transfer's insert waits on a lock. */
 async function transferWaiting(): Promise<void> {
-  await expect.poll(async () => (await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO operator_transfers%'`).length).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () =>
+        (
+          await db.sql`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO operator_transfers%'`
+        ).length,
+    )
+    .toBeGreaterThan(0);
 }
 
 async function ledger(address: string): Promise<{ balance: number; transfers: number }> {
-  const [balance] = await db.sql<{ amount: string }[]>`SELECT amount::text FROM balances WHERE address = ${address} AND asset = ${COLLATERAL}`;
-  const [{ n }] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`;
+  const [balance] = await db.sql<
+    { amount: string }[]
+  >`SELECT amount::text FROM balances WHERE address = ${address} AND asset = ${COLLATERAL}`;
+  const [{ n }] = await db.sql<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM operator_transfers WHERE address = ${address}`;
   return { balance: Number(balance?.amount ?? 0), transfers: n };
 }
 
@@ -110,7 +128,10 @@ describe('a transfer whose answer is lost after the commit', () => {
     const { funding, address, total, relay, cutNextCommit } = await setUp('h1');
     expect(await funding.deposit(address, COLLATERAL, 100_000_000)).toBe('applied');
     cutNextCommit(() => relay.close()); // and no connection gets through any more
-    const outcome = funding.withdraw(address, COLLATERAL, 60_000_000).then(() => 'settled', (error: unknown) => error);
+    const outcome = funding.withdraw(address, COLLATERAL, 60_000_000).then(
+      () => 'settled',
+      (error: unknown) => error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await Promise.race([outcome, 'pending'])).toBe('pending');
     expect(total()).toBe(40_000_000);
@@ -144,12 +165,25 @@ describe('a transfer whose answer is lost after the commit', () => {
       await holder`INSERT INTO operator_transfers (address, asset, amount) VALUES (${'0x' + 'e1'.repeat(20)}, ${COLLATERAL}, 1)`;
       const [{ pid }] = await holder<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
       const lines: string[] = [];
-      const read = readLedgerState(db.sql, () => undefined, Date.now(), (line) => lines.push(line));
+      const read = readLedgerState(
+        db.sql,
+        () => undefined,
+        Date.now(),
+        (line) => lines.push(line),
+      );
       await expect.poll(() => lines.length, { timeout: 8000 }).toBeGreaterThan(0);
-      expect(lines[0]).toBe(`clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`);
+      expect(lines[0]).toBe(
+        `clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`,
+      );
       // A stopped recovery's read gives up at its next turn (it used to go on taking the lock).
       const stop = new AbortController();
-      const stopped = readLedgerState(db.sql, () => undefined, Date.now(), () => stop.abort(), stop.signal);
+      const stopped = readLedgerState(
+        db.sql,
+        () => undefined,
+        Date.now(),
+        () => stop.abort(),
+        stop.signal,
+      );
       await expect(stopped).rejects.toThrow(/recovery stopped/);
       await holder`ROLLBACK`;
       expect((await read).holdings.filter((h) => h.address === '0x' + 'e1'.repeat(20))).toEqual([]);

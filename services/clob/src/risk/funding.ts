@@ -64,13 +64,23 @@ export class Funding {
   /** `refused`, and nothing written, when the deposit would take a total past exact integers. */
   deposit(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
     const key = idempotencyKey ?? autoKey();
-    return this.answered(key, this.turns.run(key, () => this.depositNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined)));
+    return this.answered(
+      key,
+      this.turns.run(key, () =>
+        this.depositNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined),
+      ),
+    );
   }
 
   /** Only what is not reserved by open orders can be withdrawn. */
   withdraw(address: string, asset: string, amount: number, idempotencyKey?: string): Promise<TransferOutcome> {
     const key = idempotencyKey ?? autoKey();
-    return this.answered(key, this.turns.run(key, () => this.withdrawNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined)));
+    return this.answered(
+      key,
+      this.turns.run(key, () =>
+        this.withdrawNow(address.toLowerCase(), asset, amount, key, idempotencyKey !== undefined),
+      ),
+    );
   }
 
   /** The transfer's outcome, or Unsettled once it has taken `settleMs` (it goes on, in its key's turn). */
@@ -89,7 +99,13 @@ export class Funding {
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
-  private async depositNow(who: string, asset: string, amount: number, key: string, callersKey: boolean): Promise<TransferOutcome> {
+  private async depositNow(
+    who: string,
+    asset: string,
+    amount: number,
+    key: string,
+    callersKey: boolean,
+  ): Promise<TransferOutcome> {
     if (callersKey && (await this.written(key, who, asset, amount))) return 'replayed';
     // Transfers still on their way count (to any address, and of other assets, since supplies
     // bound each other: RiskBook.canCredit): two deposits that each fit but not together must not
@@ -101,7 +117,13 @@ export class Funding {
     return 'applied';
   }
 
-  private async withdrawNow(who: string, asset: string, amount: number, key: string, callersKey: boolean): Promise<TransferOutcome> {
+  private async withdrawNow(
+    who: string,
+    asset: string,
+    amount: number,
+    key: string,
+    callersKey: boolean,
+  ): Promise<TransferOutcome> {
     if (callersKey && (await this.written(key, who, asset, -amount))) return 'replayed';
     if (!this.risk.debit(who, asset, amount)) return 'refused';
     let inserted: boolean;
@@ -128,12 +150,16 @@ export class Funding {
       const { value, resent } = await settledWrite(() => this.insert(address, asset, signed, key), {
         backoffMs: this.options.backoffMs,
         stopped: () => this.closed,
-        onLost: (error) => this.log(`clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`),
+        onLost: (error) =>
+          this.log(
+            `clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`,
+          ),
       });
       if (resent) this.log(`clob: transfer ${key}: written`);
       return resent || value;
     } catch (error) {
-      if (error instanceof OutcomeUnknown) throw new Unsettled(key, 'the server is stopping; the ledger has the outcome');
+      if (error instanceof OutcomeUnknown)
+        throw new Unsettled(key, 'the server is stopping; the ledger has the outcome');
       throw error;
     }
   }
@@ -147,12 +173,19 @@ export class Funding {
     const [row] = await this.sql<{ address: string; asset: string; amount: string }[]>`
       SELECT address, asset, amount::text FROM operator_transfers WHERE idempotency_key = ${idempotencyKey}`;
     if (row === undefined) return false;
-    if (row.address !== address || row.asset !== asset || row.amount !== String(signed)) throw new IdempotencyKeyConflict(idempotencyKey);
+    if (row.address !== address || row.asset !== asset || row.amount !== String(signed))
+      throw new IdempotencyKeyConflict(idempotencyKey);
     return true;
   }
 
-  private async replayOf(idempotencyKey: string, address: string, asset: string, signed: number): Promise<TransferOutcome> {
-    if (!(await this.written(idempotencyKey, address, asset, signed))) throw new Error(`transfer ${idempotencyKey}: neither written nor found`);
+  private async replayOf(
+    idempotencyKey: string,
+    address: string,
+    asset: string,
+    signed: number,
+  ): Promise<TransferOutcome> {
+    if (!(await this.written(idempotencyKey, address, asset, signed)))
+      throw new Error(`transfer ${idempotencyKey}: neither written nor found`);
     return 'replayed';
   }
 
@@ -185,10 +218,11 @@ export class Unsettled extends Error {
     readonly key: string,
     why: string,
   ) {
-    super(`the transfer is not settled yet (${why}): send it again with idempotency_key ${key} to learn its outcome; it will not apply twice`);
+    super(
+      `the transfer is not settled yet (${why}): send it again with idempotency_key ${key} to learn its outcome; it will not apply twice`,
+    );
   }
 }
-
 
 /** The key of a transfer sent without one (so that a lost answer can be settled). */
 function autoKey(): string {
@@ -196,5 +230,7 @@ function autoKey(): string {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
+  return error instanceof Error
+    ? `${(error as { code?: string }).code ?? error.name}: ${error.message}`
+    : String(error);
 }

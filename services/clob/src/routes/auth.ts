@@ -6,7 +6,11 @@ import { HttpError, type Hook, type Route } from '@pmx/http';
 import type { ApiKeyRecord, ApiKeyStore } from '@pmx/auth';
 import type { ApiKeyLocals, WalletLocals } from '@pmx/auth';
 
-const credentials = (record: ApiKeyRecord) => ({ apiKey: record.apiKey, secret: record.secret, passphrase: record.passphrase });
+const credentials = (record: ApiKeyRecord) => ({
+  apiKey: record.apiKey,
+  secret: record.secret,
+  passphrase: record.passphrase,
+});
 
 /**
  * What a key's deletion does besides: the trading front end checks it can (`before` throws to
@@ -21,7 +25,12 @@ export interface KeyDeletion {
   after(apiKey: string): void;
 }
 
-export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKey: Hook<ApiKeyLocals>, deletion?: KeyDeletion): Route<any>[] {
+export function authRoutes(
+  store: ApiKeyStore,
+  wallet: Hook<WalletLocals>,
+  apiKey: Hook<ApiKeyLocals>,
+  deletion?: KeyDeletion,
+): Route<any>[] {
   const walletRoutes: Route<WalletLocals>[] = [
     {
       method: 'POST',
@@ -29,7 +38,11 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
       options: { before: [wallet] },
       handler: async (ctx) => {
         const created = await store.create(ctx.locals.address!, ctx.locals.nonce!);
-        if (created === 'exists') throw new HttpError(400, 'Could not create api key: one exists for this address and nonce (use GET /auth/derive-api-key)');
+        if (created === 'exists')
+          throw new HttpError(
+            400,
+            'Could not create api key: one exists for this address and nonce (use GET /auth/derive-api-key)',
+          );
         return { body: credentials(created) };
       },
     },
@@ -39,14 +52,23 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
       options: { before: [wallet] },
       handler: async (ctx) => {
         const found = await store.derive(ctx.locals.address!, ctx.locals.nonce!);
-        if (found === undefined) throw new HttpError(400, 'Could not derive api key: none exists for this address and nonce (use POST /auth/api-key)');
+        if (found === undefined)
+          throw new HttpError(
+            400,
+            'Could not derive api key: none exists for this address and nonce (use POST /auth/api-key)',
+          );
         return { body: credentials(found) };
       },
     },
   ];
   const keyRoutes: Route<ApiKeyLocals>[] = [
     // The official client's getClosedOnlyMode: no account is restricted to closing positions here.
-    { method: 'GET', path: '/auth/ban-status/closed-only', options: { before: [apiKey] }, handler: () => ({ body: { closed_only: false } }) },
+    {
+      method: 'GET',
+      path: '/auth/ban-status/closed-only',
+      options: { before: [apiKey] },
+      handler: () => ({ body: { closed_only: false } }),
+    },
     {
       method: 'GET',
       path: '/auth/api-keys',
@@ -65,11 +87,17 @@ export function authRoutes(store: ApiKeyStore, wallet: Hook<WalletLocals>, apiKe
         } catch (error) {
           if (error instanceof HttpError) throw error;
           if (error instanceof OutcomeUnknown) {
-            throw new HttpError(503, 'the API key may or may not be deleted (Postgres did not answer in time); it no longer works here: send the delete again to settle it');
+            throw new HttpError(
+              503,
+              'the API key may or may not be deleted (Postgres did not answer in time); it no longer works here: send the delete again to settle it',
+            );
           }
           // The store gave the key back: it still works, with the orders `clear` left; try again.
           console.error(`[clob] DELETE /auth/api-key: deleting ${key} failed:`, error);
-          throw new HttpError(503, 'the API key could not be deleted (the key store is unavailable); it still works: retry shortly');
+          throw new HttpError(
+            503,
+            'the API key could not be deleted (the key store is unavailable); it still works: retry shortly',
+          );
         }
         deletion?.after(key);
         return { body: 'OK' };

@@ -26,8 +26,12 @@ export function balanceRoutes(
     if (signatureType !== '1' && signatureType !== '2') throw new HttpError(400, 'signature_type must be 0, 1 or 2');
     const proxies = proxyOf(signer, Number(signatureType) as 1 | 2);
     if (proxies.length === 1) return proxies[0]!;
-    if (proxies.length === 0) throw new HttpError(400, `no proxy wallet of signature type ${signatureType} is registered for ${signer}`);
-    throw new HttpError(400, `several proxy wallets of signature type ${signatureType} are registered for ${signer}; ask the operator for their balances`);
+    if (proxies.length === 0)
+      throw new HttpError(400, `no proxy wallet of signature type ${signatureType} is registered for ${signer}`);
+    throw new HttpError(
+      400,
+      `several proxy wallets of signature type ${signatureType} are registered for ${signer}; ask the operator for their balances`,
+    );
   };
   // GET /balance-allowance/update asks the real service to re-read the chain; custody here is
   // off-chain and always current, so it answers what GET /balance-allowance does.
@@ -46,7 +50,13 @@ export function balanceRoutes(
       }
       const balance = risk.balance(holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type')), asset);
       const available = String(balance.available);
-      return { body: { balance: String(balance.total), allowance: available, allowances: Object.fromEntries(exchanges.map((e) => [e, available])) } };
+      return {
+        body: {
+          balance: String(balance.total),
+          allowance: available,
+          allowances: Object.fromEntries(exchanges.map((e) => [e, available])),
+        },
+      };
     },
   }));
 }

@@ -14,7 +14,13 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
       path: '/markets-by-token/:token_id',
       handler: (ctx) => {
         const ref = tokenRef(markets, ctx.params.token_id);
-        return { body: { condition_id: ref.market.conditionId, primary_token_id: ref.market.tokens[0], secondary_token_id: ref.market.tokens[1] } };
+        return {
+          body: {
+            condition_id: ref.market.conditionId,
+            primary_token_id: ref.market.tokens[0],
+            secondary_token_id: ref.market.tokens[1],
+          },
+        };
       },
     },
     {
@@ -35,7 +41,11 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
         };
       },
     },
-    { method: 'GET', path: '/fee-rate', handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }) },
+    {
+      method: 'GET',
+      path: '/fee-rate',
+      handler: (ctx) => (tokenRef(markets, ctx.query.get('token_id') ?? undefined), { body: { base_fee: 0 } }),
+    },
     {
       // A client given a builder code reads the builder's fee rates (once per code) before its
       // first market order or BUY capped by `userUSDCBalance`; with throwOnError a 404 here stopped
@@ -44,7 +54,8 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
       method: 'GET',
       path: '/fees/builder-fees/:builder_code',
       handler: (ctx) => {
-        if (!BYTES32_HEX.test(ctx.params.builder_code ?? '')) throw new HttpError(400, 'the builder code must be 0x and 64 hex digits');
+        if (!BYTES32_HEX.test(ctx.params.builder_code ?? ''))
+          throw new HttpError(400, 'the builder code must be 0x and 64 hex digits');
         return { body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 } };
       },
     },

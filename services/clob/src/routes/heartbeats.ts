@@ -8,7 +8,8 @@ import type { Heartbeats } from '../orders/heartbeats.ts';
 export function heartbeatRoutes(heartbeats: Heartbeats, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
   const handler = async (ctx: Parameters<Route<ApiKeyLocals>['handler']>[0]) => {
     const body = ctx.rawBody.length === 0 ? {} : ctx.json();
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"heartbeat_id": "…"}');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new HttpError(400, 'the body must be {"heartbeat_id": "…"}');
     const { heartbeat_id: id = '', ...rest } = body as Record<string, unknown>;
     if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
     if (typeof id !== 'string') throw new HttpError(400, 'heartbeat_id must be a string');

@@ -10,7 +10,11 @@ import { queryToken, tokenList, tokenRef, type TokenRef } from './token-param.ts
 const MAX_TOKENS = 500;
 
 /** `assertReady` throws the HttpError a market answers while it cannot trade (425, or 503 after a halt). */
-export function marketDataRoutes(markets: MarketRegistry, books: BookCache, assertReady: (market: string) => void): Route[] {
+export function marketDataRoutes(
+  markets: MarketRegistry,
+  books: BookCache,
+  assertReady: (market: string) => void,
+): Route[] {
   /** A token whose shard has recovered. */
   const ready = (ref: TokenRef): TokenRef => {
     assertReady(ref.market.conditionId);
@@ -50,12 +54,21 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, asse
     {
       method: 'POST',
       path: '/books',
-      handler: (ctx) => ({ body: `[${tokenList(ctx, MAX_TOKENS).map((id) => { const ref = ready(tokenRef(markets, id)); return books.bookJson(ref.market, ref.token); }).join(',')}]` }),
+      handler: (ctx) => ({
+        body: `[${tokenList(ctx, MAX_TOKENS)
+          .map((id) => {
+            const ref = ready(tokenRef(markets, id));
+            return books.bookJson(ref.market, ref.token);
+          })
+          .join(',')}]`,
+      }),
     },
     {
       method: 'POST',
       path: '/prices',
-      handler: (ctx) => ({ body: byToken(ctx, (ref) => ({ BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' })) }),
+      handler: (ctx) => ({
+        body: byToken(ctx, (ref) => ({ BUY: sidePrice(ref, 'BUY') ?? '', SELL: sidePrice(ref, 'SELL') ?? '' })),
+      }),
     },
     // The official client's batch reads (getMidpoints, getSpreads, getLastTradesPrices): the
     // single reads' answers for up to 500 tokens, "" where the single read would have none.
@@ -86,7 +99,8 @@ export function marketDataRoutes(markets: MarketRegistry, books: BookCache, asse
         const ref = ready(queryToken(ctx, markets));
         const wanted = side(ctx.query.get('side'));
         const price = sidePrice(ref, wanted);
-        if (price === null) throw new HttpError(404, `no ${wanted === 'BUY' ? 'bids' : 'asks'} for the requested token id`);
+        if (price === null)
+          throw new HttpError(404, `no ${wanted === 'BUY' ? 'bids' : 'asks'} for the requested token id`);
         return { body: { price } };
       },
     },

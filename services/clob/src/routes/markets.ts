@@ -43,7 +43,12 @@ export function marketListing(market: MarketRecord, books: BookCache) {
     image: market.image,
     rewards: { rates: [], min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
-    tokens: market.tokens.map((tokenId, i) => ({ token_id: tokenId, outcome: market.outcomes[i]!, price: tokenPrice(books, market, i as 0 | 1), winner: false })),
+    tokens: market.tokens.map((tokenId, i) => ({
+      token_id: tokenId,
+      outcome: market.outcomes[i]!,
+      price: tokenPrice(books, market, i as 0 | 1),
+      winner: false,
+    })),
     tags: market.tags,
   };
 }
@@ -66,7 +71,11 @@ export function marketDetail(market: MarketRecord, books: BookCache) {
  * after a restart: 425, or trading halted: 503). Listings carry live prices, so they wait for the
  * shards like the book reads do, rather than show every market at the 0.5 placeholder meanwhile.
  */
-export function marketRoutes(markets: MarketRegistry, books: BookCache, assertReady: (market: string) => void = () => {}): Route[] {
+export function marketRoutes(
+  markets: MarketRegistry,
+  books: BookCache,
+  assertReady: (market: string) => void = () => {},
+): Route[] {
   const ready = (market: MarketRecord) => {
     assertReady(market.conditionId);
     return market;

@@ -23,8 +23,21 @@ describe('placeEach', () => {
         throw new TypeError('boom');
       },
     };
-    const results = await placeEach(Object.keys(outcomes), (name) => outcomes[name as string]!(), (error) => faults.push(error));
-    const failure = (errorMsg: string) => ({ success: false, errorMsg, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] });
+    const results = await placeEach(
+      Object.keys(outcomes),
+      (name) => outcomes[name as string]!(),
+      (error) => faults.push(error),
+    );
+    const failure = (errorMsg: string) => ({
+      success: false,
+      errorMsg,
+      orderID: '',
+      takingAmount: '',
+      makingAmount: '',
+      status: '',
+      tradeIDs: [],
+      transactionsHashes: [],
+    });
     expect(results).toEqual([
       { success: true, orderID: '0xa', status: 'matched' },
       failure('not enough balance / allowance'),

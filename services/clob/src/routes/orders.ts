@@ -40,7 +40,11 @@ export interface PlaceFailure {
  * order's `success: false`, so the others' answers, some of them placed or matched, are never lost
  * to one error. Faults are logged and reported as an internal error.
  */
-export function placeEach<T>(envelopes: unknown[], place: (envelope: unknown) => Promise<T>, logFault: (error: unknown) => void = defaultLogFault): Promise<(T | PlaceFailure)[]> {
+export function placeEach<T>(
+  envelopes: unknown[],
+  place: (envelope: unknown) => Promise<T>,
+  logFault: (error: unknown) => void = defaultLogFault,
+): Promise<(T | PlaceFailure)[]> {
   return Promise.all(
     envelopes.map(async (envelope): Promise<T | PlaceFailure> => {
       try {
@@ -49,7 +53,16 @@ export function placeEach<T>(envelopes: unknown[], place: (envelope: unknown) =>
         const known = error instanceof IntakeError || error instanceof HttpError;
         if (!known) logFault(error);
         const errorMsg = known ? error.message : 'internal server error';
-        return { success: false, errorMsg, orderID: '', takingAmount: '', makingAmount: '', status: '', tradeIDs: [], transactionsHashes: [] };
+        return {
+          success: false,
+          errorMsg,
+          orderID: '',
+          takingAmount: '',
+          makingAmount: '',
+          status: '',
+          tradeIDs: [],
+          transactionsHashes: [],
+        };
       }
     }),
   );
@@ -96,15 +109,19 @@ function orderIdOf(id: string): string {
 /** Order ids from a cancel body: {orderID} / {orderId}, or an array of ids. */
 function idsFrom(body: unknown, many: boolean): string[] {
   if (many) {
-    if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new HttpError(400, 'the body must be an array of order ids');
-    if (body.length > MAX_CANCEL) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_CANCEL}`);
+    if (!Array.isArray(body) || body.some((id) => typeof id !== 'string'))
+      throw new HttpError(400, 'the body must be an array of order ids');
+    if (body.length > MAX_CANCEL)
+      throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_CANCEL}`);
     return (body as string[]).map(orderIdOf);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"orderID": "0x…"}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HttpError(400, 'the body must be {"orderID": "0x…"}');
   const record = body as Record<string, unknown>;
   const id = record.orderID ?? record.orderId;
   if (typeof id !== 'string' || id === '') throw new HttpError(400, 'orderID is required');
-  for (const key of Object.keys(record)) if (key !== 'orderID' && key !== 'orderId') throw new HttpError(400, `unknown field ${key}`);
+  for (const key of Object.keys(record))
+    if (key !== 'orderID' && key !== 'orderId') throw new HttpError(400, `unknown field ${key}`);
   return [orderIdOf(id)];
 }
 
@@ -148,28 +165,56 @@ export function orderRoutes(
       options: { before },
       handler: async (ctx) => {
         const body = ctx.json();
-        if (!Array.isArray(body)) throw new HttpError(400, 'Invalid order payload: the body must be an array of orders');
-        if (body.length > MAX_BATCH) throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH}`);
-        return { body: await placeEach(body, (envelope) => service.place(parseOrderEnvelope(envelope, markets), key(ctx))) };
+        if (!Array.isArray(body))
+          throw new HttpError(400, 'Invalid order payload: the body must be an array of orders');
+        if (body.length > MAX_BATCH)
+          throw new HttpError(400, `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH}`);
+        return {
+          body: await placeEach(body, (envelope) => service.place(parseOrderEnvelope(envelope, markets), key(ctx))),
+        };
       },
     },
-    { method: 'DELETE', path: '/order', options: { before: known }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }) },
-    { method: 'DELETE', path: '/orders', options: { before: known }, handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), true)) }) },
-    { method: 'DELETE', path: '/cancel-all', options: { before: known }, handler: async (ctx) => ({ body: await service.cancelAll(key(ctx)) }) },
+    {
+      method: 'DELETE',
+      path: '/order',
+      options: { before: known },
+      handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), false)) }),
+    },
+    {
+      method: 'DELETE',
+      path: '/orders',
+      options: { before: known },
+      handler: async (ctx) => ({ body: await service.cancel(key(ctx), idsFrom(ctx.json(), true)) }),
+    },
+    {
+      method: 'DELETE',
+      path: '/cancel-all',
+      options: { before: known },
+      handler: async (ctx) => ({ body: await service.cancelAll(key(ctx)) }),
+    },
     {
       method: 'DELETE',
       path: '/cancel-market-orders',
       options: { before: known },
       handler: async (ctx) => {
         const body = ctx.rawBody.length === 0 ? {} : ctx.json();
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"market"?: …, "asset_id"?: …}');
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw new HttpError(400, 'the body must be {"market"?: …, "asset_id"?: …}');
         const { market, asset_id: assetId, ...rest } = body as Record<string, unknown>;
         if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
-        if ((market !== undefined && typeof market !== 'string') || (assetId !== undefined && typeof assetId !== 'string')) {
+        if (
+          (market !== undefined && typeof market !== 'string') ||
+          (assetId !== undefined && typeof assetId !== 'string')
+        ) {
           throw new HttpError(400, 'market and asset_id must be strings');
         }
         // Neither filter: every open order of the key, as the real service documents.
-        return { body: await service.cancelAll(key(ctx), { market: conditionIdOf(market as string | undefined, markets), assetId: assetId as string | undefined }) };
+        return {
+          body: await service.cancelAll(key(ctx), {
+            market: conditionIdOf(market as string | undefined, markets),
+            assetId: assetId as string | undefined,
+          }),
+        };
       },
     },
     {
@@ -177,12 +222,21 @@ export function orderRoutes(
       path: '/data/orders',
       options: { before: known },
       handler: (ctx) => {
-        const { id: namedId, market: named, asset_id: assetId } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
+        const {
+          id: namedId,
+          market: named,
+          asset_id: assetId,
+        } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
         const id = namedId === undefined ? undefined : orderIdOf(namedId);
         const market = conditionIdOf(named, markets);
         const mine = openOrders
           .ofOwner(key(ctx).apiKey)
-          .filter((o) => (id === undefined || o.orderId === id) && (market === undefined || o.market === market) && (assetId === undefined || o.assetId === assetId));
+          .filter(
+            (o) =>
+              (id === undefined || o.orderId === id) &&
+              (market === undefined || o.market === market) &&
+              (assetId === undefined || o.assetId === assetId),
+          );
         const page = seqCursorPage(mine, ctx.query.get('next_cursor'), ORDER_PAGE);
         return { body: { ...page, data: page.data.map((o) => wireOrder(o, markets)) } };
       },
@@ -202,7 +256,8 @@ export function orderRoutes(
         // Another key's order goes to the ledger like an unknown id (which finds nothing for this
         // key), so how long the 404 takes does not tell a stranger the order is in memory.
         const closed = recent !== undefined && recent.owner === owner ? recent : await fromLedger(id, owner);
-        if (closed === undefined || markets.get(closed.market) === undefined) throw new HttpError(404, 'order not found');
+        if (closed === undefined || markets.get(closed.market) === undefined)
+          throw new HttpError(404, 'order not found');
         return { body: wireOrder(closed, markets, closed.status) };
       },
     },

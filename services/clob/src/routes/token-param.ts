@@ -28,7 +28,8 @@ export function tokenList(ctx: RequestContext<any>, max: number): unknown[] {
   if (!Array.isArray(body)) throw new HttpError(400, 'the body must be an array of {token_id}');
   if (body.length > max) throw new HttpError(400, `too many tokens: ${body.length}, max allowed: ${max}`);
   return body.map((item) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new HttpError(400, 'each item must be an object with token_id');
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new HttpError(400, 'each item must be an object with token_id');
     return (item as Record<string, unknown>).token_id;
   });
 }
@@ -42,7 +43,8 @@ function decodeCursor(cursor: string | null, digits: number): number {
   if (cursor === null || cursor === '' || cursor === CURSOR_START) return 0;
   if (cursor === CURSOR_END) return -1;
   const decoded = Buffer.from(cursor, 'base64').toString('utf8');
-  if (!/^\d+$/.test(decoded) || decoded.length > digits || !Number.isSafeInteger(Number(decoded))) throw new HttpError(400, 'invalid next_cursor');
+  if (!/^\d+$/.test(decoded) || decoded.length > digits || !Number.isSafeInteger(Number(decoded)))
+    throw new HttpError(400, 'invalid next_cursor');
   return Number(decoded);
 }
 
@@ -63,7 +65,11 @@ export function cursorAfter(cursor: string | null): number {
 }
 
 /** One page of items ordered by `seq`, after the cursor's sequence number, in the contract's envelope. */
-export function seqCursorPage<T extends { seq: number }>(items: readonly T[], cursor: string | null, pageSize: number): { data: T[]; next_cursor: string; limit: number; count: number } {
+export function seqCursorPage<T extends { seq: number }>(
+  items: readonly T[],
+  cursor: string | null,
+  pageSize: number,
+): { data: T[]; next_cursor: string; limit: number; count: number } {
   const after = cursorAfter(cursor);
   const rest = after < 0 ? [] : items.filter((item) => item.seq > after);
   const data = rest.slice(0, pageSize);
@@ -77,8 +83,17 @@ export function nextCursor(offset: number, pageSize: number, total: number): str
 }
 
 /** One page of a cursor list, in the contract's envelope. */
-export function cursorPage<T>(items: readonly T[], cursor: string | null, pageSize: number): { data: T[]; next_cursor: string; limit: number; count: number } {
+export function cursorPage<T>(
+  items: readonly T[],
+  cursor: string | null,
+  pageSize: number,
+): { data: T[]; next_cursor: string; limit: number; count: number } {
   const offset = cursorOffset(cursor);
   const data = offset < 0 ? [] : items.slice(offset, offset + pageSize);
-  return { data, next_cursor: offset < 0 ? CURSOR_END : nextCursor(offset, pageSize, items.length), limit: pageSize, count: data.length };
+  return {
+    data,
+    next_cursor: offset < 0 ? CURSOR_END : nextCursor(offset, pageSize, items.length),
+    limit: pageSize,
+    count: data.length,
+  };
 }

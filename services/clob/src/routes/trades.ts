@@ -6,7 +6,17 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { BYTES32_HEX } from '@pmx/codec';
 import type { Sql } from '@pmx/db';
 import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http';
-import { batchPriceHistory, builderTrades, isPriceInterval, listTrades, MAX_BATCH_PRICE_HISTORY_MARKETS, priceHistory, PriceHistoryError, recentTrades, type PriceHistoryOptions } from '@pmx/ledger';
+import {
+  batchPriceHistory,
+  builderTrades,
+  isPriceInterval,
+  listTrades,
+  MAX_BATCH_PRICE_HISTORY_MARKETS,
+  priceHistory,
+  PriceHistoryError,
+  recentTrades,
+  type PriceHistoryOptions,
+} from '@pmx/ledger';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { CURSOR_END, cursorOffset, encodeCursor } from './token-param.ts';
 
@@ -29,17 +39,26 @@ function text(ctx: RequestContext<any>, name: string): string | undefined {
 /** Largest fidelity, in minutes: ten years (the bucket step must stay a 32-bit count of seconds). */
 const MAX_FIDELITY = 10 * 365 * 24 * 60;
 
-function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: unknown; fidelity?: unknown }): PriceHistoryOptions {
+function historyOptions(raw: {
+  startTs?: unknown;
+  endTs?: unknown;
+  interval?: unknown;
+  fidelity?: unknown;
+}): PriceHistoryOptions {
   const number = (value: unknown, name: string): number | undefined => {
     if (value === undefined || value === null || value === '') return undefined;
-    const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+    const n =
+      typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
     // A JSON number has the string form's bound too (12 digits).
-    if (!Number.isSafeInteger(n) || n < 0 || n > 999_999_999_999) throw new HttpError(400, `${name} must be a non-negative integer of at most 12 digits`);
+    if (!Number.isSafeInteger(n) || n < 0 || n > 999_999_999_999)
+      throw new HttpError(400, `${name} must be a non-negative integer of at most 12 digits`);
     return n;
   };
-  if (raw.interval !== undefined && raw.interval !== '' && !isPriceInterval(raw.interval)) throw new HttpError(400, 'interval must be one of 1m, 1w, 1d, 6h, 1h, max');
+  if (raw.interval !== undefined && raw.interval !== '' && !isPriceInterval(raw.interval))
+    throw new HttpError(400, 'interval must be one of 1m, 1w, 1d, 6h, 1h, max');
   const fidelity = number(raw.fidelity, 'fidelity');
-  if (fidelity !== undefined && (fidelity < 1 || fidelity > MAX_FIDELITY)) throw new HttpError(400, `fidelity must be from 1 to ${MAX_FIDELITY} minutes`);
+  if (fidelity !== undefined && (fidelity < 1 || fidelity > MAX_FIDELITY))
+    throw new HttpError(400, `fidelity must be from 1 to ${MAX_FIDELITY} minutes`);
   return {
     startTs: number(raw.startTs, 'startTs'),
     endTs: number(raw.endTs, 'endTs'),
@@ -54,10 +73,19 @@ function historyOptions(raw: { startTs?: unknown; endTs?: unknown; interval?: un
  */
 function tokenIdsOnly(ids: readonly string[]): void {
   const condition = ids.find((id) => BYTES32_HEX.test(id)); // a condition id, as token ids are decimal
-  if (condition !== undefined) throw new HttpError(400, `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`);
+  if (condition !== undefined)
+    throw new HttpError(
+      400,
+      `${condition} is a condition id: price history is per outcome token, so send the market's token ids (clobTokenIds)`,
+    );
 }
 
-export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Hook<ApiKeyLocals>, proxiesOf: (signer: string) => readonly { proxy: string; from: number; until: number }[]): Route<ApiKeyLocals>[] {
+export function tradeRoutes(
+  sql: Sql,
+  ch: ClickHouseClient | undefined,
+  auth: Hook<ApiKeyLocals>,
+  proxiesOf: (signer: string) => readonly { proxy: string; from: number; until: number }[],
+): Route<ApiKeyLocals>[] {
   const history = (): ClickHouseClient => {
     if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
     return ch;
@@ -101,7 +129,8 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
       handler: async (ctx) => {
         // The official client's getBuilderTrades sends it as builder_code.
         const builder = text(ctx, 'builder') ?? text(ctx, 'builder_code');
-        if (builder === undefined || !BYTES32_HEX.test(builder)) throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
+        if (builder === undefined || !BYTES32_HEX.test(builder))
+          throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
         const offset = cursorOffset(ctx.query.get('next_cursor'));
         if (offset < 0) return { body: [] };
         return {
@@ -126,8 +155,19 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const market = text(ctx, 'market');
         if (market === undefined) throw new HttpError(400, 'market (a condition id) is required');
         const limit = ctx.query.get('limit');
-        if (limit !== null && !/^\d{1,100}$/.test(limit)) throw new HttpError(400, 'limit must be a whole number of at most 100 digits (1 to 1000 trades are answered; more is taken as 1000)');
-        return { body: await recentTrades(history(), { market, assetId: text(ctx, 'asset_id'), before: seconds(ctx.query.get('before'), 'before'), limit: limit === null ? undefined : Math.min(Number(limit), 1000) }) };
+        if (limit !== null && !/^\d{1,100}$/.test(limit))
+          throw new HttpError(
+            400,
+            'limit must be a whole number of at most 100 digits (1 to 1000 trades are answered; more is taken as 1000)',
+          );
+        return {
+          body: await recentTrades(history(), {
+            market,
+            assetId: text(ctx, 'asset_id'),
+            before: seconds(ctx.query.get('before'), 'before'),
+            limit: limit === null ? undefined : Math.min(Number(limit), 1000),
+          }),
+        };
       },
     },
     {
@@ -137,7 +177,12 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
         const market = text(ctx, 'market');
         if (market === undefined) throw new HttpError(400, 'market (a token id) is required');
         tokenIdsOnly([market]);
-        const options = historyOptions({ startTs: ctx.query.get('startTs') ?? undefined, endTs: ctx.query.get('endTs') ?? undefined, interval: ctx.query.get('interval') ?? undefined, fidelity: ctx.query.get('fidelity') ?? undefined });
+        const options = historyOptions({
+          startTs: ctx.query.get('startTs') ?? undefined,
+          endTs: ctx.query.get('endTs') ?? undefined,
+          interval: ctx.query.get('interval') ?? undefined,
+          fidelity: ctx.query.get('fidelity') ?? undefined,
+        });
         return { body: { history: await priceHistory(history(), market, options) } };
       },
     },
@@ -146,13 +191,19 @@ export function tradeRoutes(sql: Sql, ch: ClickHouseClient | undefined, auth: Ho
       path: '/batch-prices-history',
       handler: async (ctx) => {
         const body = ctx.json();
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be {"markets": [token ids], …}');
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw new HttpError(400, 'the body must be {"markets": [token ids], …}');
         const { markets, start_ts, end_ts, interval, fidelity, ...rest } = body as Record<string, unknown>;
         if (Object.keys(rest).length > 0) throw new HttpError(400, `unknown field ${Object.keys(rest)[0]}`);
-        if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string')) throw new HttpError(400, 'markets must be a non-empty array of token ids');
+        if (!Array.isArray(markets) || markets.length === 0 || markets.some((m) => typeof m !== 'string'))
+          throw new HttpError(400, 'markets must be a non-empty array of token ids');
         tokenIdsOnly(markets as string[]);
         // Refused as the request's fault even where history is not served (a 503 would invite a retry).
-        if (markets.length > MAX_BATCH_PRICE_HISTORY_MARKETS) throw new HttpError(400, `too many markets: ${markets.length}, max allowed: ${MAX_BATCH_PRICE_HISTORY_MARKETS}`);
+        if (markets.length > MAX_BATCH_PRICE_HISTORY_MARKETS)
+          throw new HttpError(
+            400,
+            `too many markets: ${markets.length}, max allowed: ${MAX_BATCH_PRICE_HISTORY_MARKETS}`,
+          );
         const options = historyOptions({ startTs: start_ts, endTs: end_ts, interval, fidelity });
         try {
           return { body: await batchPriceHistory(history(), markets as string[], options) };

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ShardEvent, ShardJob } from '@pmx/events';
 import { EventAppender } from './event-appender.ts';
 
-const event = (seq: number) => ({ type: 'expired', seq, orderId: `0x${seq}`, owner: 'a', market: 'm' }) as unknown as ShardEvent;
+const event = (seq: number) =>
+  ({ type: 'expired', seq, orderId: `0x${seq}`, owner: 'a', market: 'm' }) as unknown as ShardEvent;
 
 /** A store whose calls the test settles one by one. */
 function controlledStore() {

@@ -63,11 +63,14 @@ export class EventAppender {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.add(job);
-        if (attempt > 1) this.log(`shard ${this.shard}: events ${job.fromSeq}..${job.toSeq} stored on attempt ${attempt}`);
+        if (attempt > 1)
+          this.log(`shard ${this.shard}: events ${job.fromSeq}..${job.toSeq} stored on attempt ${attempt}`);
         return;
       } catch (error) {
         const delay = this.retryDelayMs(attempt);
-        this.log(`shard ${this.shard}: storing events ${job.fromSeq}..${job.toSeq} failed (${error instanceof Error ? error.message : String(error)}); the shard waits and tries again in ${delay} ms`);
+        this.log(
+          `shard ${this.shard}: storing events ${job.fromSeq}..${job.toSeq} failed (${error instanceof Error ? error.message : String(error)}); the shard waits and tries again in ${delay} ms`,
+        );
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }

@@ -4,10 +4,33 @@ import type { ShardCommand } from '@pmx/events';
 import { ShardHost } from './shard-host.ts';
 
 const TOKEN = 1_000_000;
-const market: ShardCommand = { type: 'market', market: { key: '0xc1', tokens: ['111', '222'], tickSize: '0.01', minSize: 5 * TOKEN } };
+const market: ShardCommand = {
+  type: 'market',
+  market: { key: '0xc1', tokens: ['111', '222'], tickSize: '0.01', minSize: 5 * TOKEN },
+};
 
-function place(orderId: string, owner: string, fields: Partial<Extract<ShardCommand, { type: 'place' }>> = {}): ShardCommand {
-  return { type: 'place', orderId, ownerKey: 'key', builder: '0x0', signedAt: 0, owner, market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, postOnly: false, expiresAt: 0, ...fields };
+function place(
+  orderId: string,
+  owner: string,
+  fields: Partial<Extract<ShardCommand, { type: 'place' }>> = {},
+): ShardCommand {
+  return {
+    type: 'place',
+    orderId,
+    ownerKey: 'key',
+    builder: '0x0',
+    signedAt: 0,
+    owner,
+    market: '0xc1',
+    token: 0,
+    side: Side.BUY,
+    orderType: OrderType.GTC,
+    price: 50,
+    size: 10 * TOKEN,
+    postOnly: false,
+    expiresAt: 0,
+    ...fields,
+  };
 }
 
 describe('ShardHost', () => {
@@ -15,29 +38,67 @@ describe('ShardHost', () => {
     const host = new ShardHost(3);
     host.handle({ now: 1, commands: [market, place('0xa', 'alice', { side: Side.SELL, price: 48 })] });
     const reply = host.handle({ now: 2, commands: [place('0xb', 'bob', { price: 50 })] });
-    expect(reply.results).toEqual([{ type: 'place', ok: true, status: 'matched', filled: 10 * TOKEN, notional: 4.8 * TOKEN, resting: 0, tradeIds: ['3-3'] }]);
+    expect(reply.results).toEqual([
+      {
+        type: 'place',
+        ok: true,
+        status: 'matched',
+        filled: 10 * TOKEN,
+        notional: 4.8 * TOKEN,
+        resting: 0,
+        tradeIds: ['3-3'],
+      },
+    ]);
     expect(reply.events.map((e) => e.type)).toEqual(['accepted', 'trade']);
-    expect(reply.events[1]).toMatchObject({ tradeId: '3-3', takerOrderId: '0xb', takerOwner: 'bob', market: '0xc1', fills: [{ makerOrderId: '0xa', makerOwner: 'alice', makerPrice: 48 }] });
+    expect(reply.events[1]).toMatchObject({
+      tradeId: '3-3',
+      takerOrderId: '0xb',
+      takerOwner: 'bob',
+      market: '0xc1',
+      fills: [{ makerOrderId: '0xa', makerOwner: 'alice', makerPrice: 48 }],
+    });
     expect(reply.books).toEqual([{ market: '0xc1', bids: [], asks: [], lastTrade: 48 }]);
   });
 
   it('refuses an order id that is already resting, and forgets ids once orders close', () => {
     const host = new ShardHost(0);
     host.handle({ now: 1, commands: [market, place('0xa', 'alice')] });
-    expect(host.handle({ now: 2, commands: [place('0xa', 'alice')] }).results[0]).toEqual({ type: 'place', ok: false, reason: 'duplicate' });
-    expect(host.handle({ now: 3, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({ type: 'cancel', ok: true, remaining: 10 * TOKEN });
-    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({ type: 'cancel', ok: false, remaining: 0 });
+    expect(host.handle({ now: 2, commands: [place('0xa', 'alice')] }).results[0]).toEqual({
+      type: 'place',
+      ok: false,
+      reason: 'duplicate',
+    });
+    expect(host.handle({ now: 3, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({
+      type: 'cancel',
+      ok: true,
+      remaining: 10 * TOKEN,
+    });
+    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xa', owner: 'alice' }] }).results[0]).toEqual({
+      type: 'cancel',
+      ok: false,
+      remaining: 0,
+    });
   });
 
   it("does not cancel another owner's order", () => {
     const host = new ShardHost(0);
     host.handle({ now: 1, commands: [market, place('0xa', 'alice')] });
-    expect(host.handle({ now: 2, commands: [{ type: 'cancel', orderId: '0xa', owner: 'mallory' }] }).results[0]).toEqual({ type: 'cancel', ok: false, remaining: 0 });
+    expect(
+      host.handle({ now: 2, commands: [{ type: 'cancel', orderId: '0xa', owner: 'mallory' }] }).results[0],
+    ).toEqual({ type: 'cancel', ok: false, remaining: 0 });
   });
 
   it('cancels all of an owner in a market and names them', () => {
     const host = new ShardHost(0);
-    host.handle({ now: 1, commands: [market, place('0xa', 'alice'), place('0xb', 'alice', { price: 40 }), place('0xc', 'bob', { price: 41 })] });
+    host.handle({
+      now: 1,
+      commands: [
+        market,
+        place('0xa', 'alice'),
+        place('0xb', 'alice', { price: 40 }),
+        place('0xc', 'bob', { price: 41 }),
+      ],
+    });
     const reply = host.handle({ now: 2, commands: [{ type: 'cancelOwner', owner: 'alice', market: '0xc1' }] });
     expect(reply.results[0]).toEqual({ type: 'cancelOwner', cancelled: ['0xa', '0xb'] });
     expect(reply.books[0]!.bids).toEqual([[41, 10 * TOKEN]]);
@@ -76,8 +137,32 @@ describe('ShardHost restore', () => {
           seq: 41,
           lastTrades: [{ market: '0xc1', ticks: 47 }],
           orders: [
-            { orderId: '0xold', owner: 'alice', market: '0xc1', token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50, size: 10 * TOKEN, remaining: 4 * TOKEN, expiresAt: 0, acceptedAt: 1 },
-            { orderId: '0xnew', owner: 'bob', market: '0xc1', token: 1, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 6 * TOKEN, remaining: 6 * TOKEN, expiresAt: 0, acceptedAt: 2 },
+            {
+              orderId: '0xold',
+              owner: 'alice',
+              market: '0xc1',
+              token: 0,
+              side: Side.SELL,
+              orderType: OrderType.GTC,
+              price: 50,
+              size: 10 * TOKEN,
+              remaining: 4 * TOKEN,
+              expiresAt: 0,
+              acceptedAt: 1,
+            },
+            {
+              orderId: '0xnew',
+              owner: 'bob',
+              market: '0xc1',
+              token: 1,
+              side: Side.BUY,
+              orderType: OrderType.GTC,
+              price: 50,
+              size: 6 * TOKEN,
+              remaining: 6 * TOKEN,
+              expiresAt: 0,
+              acceptedAt: 2,
+            },
           ],
         },
       ],
@@ -91,13 +176,28 @@ describe('ShardHost restore', () => {
       ['0xold', 4 * TOKEN],
       ['0xnew', TOKEN],
     ]);
-    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xnew', owner: 'bob' }] }).results[0]).toEqual({ type: 'cancel', ok: true, remaining: 5 * TOKEN });
+    expect(host.handle({ now: 4, commands: [{ type: 'cancel', orderId: '0xnew', owner: 'bob' }] }).results[0]).toEqual({
+      type: 'cancel',
+      ok: true,
+      remaining: 5 * TOKEN,
+    });
   });
 
   it('a restored shard has the same state hash as the one it replaces', () => {
     const live = new ShardHost(0);
-    live.handle({ now: 1, commands: [market, place('0xa', 'alice', { price: 40 }), place('0xb', 'bob', { price: 40, size: 7 * TOKEN }), place('0xc', 'carol', { side: Side.SELL, price: 60 })] });
-    const status = live.handle({ now: 2, commands: [{ type: 'status' }] }).results[0] as { seq: number; stateHash: string };
+    live.handle({
+      now: 1,
+      commands: [
+        market,
+        place('0xa', 'alice', { price: 40 }),
+        place('0xb', 'bob', { price: 40, size: 7 * TOKEN }),
+        place('0xc', 'carol', { side: Side.SELL, price: 60 }),
+      ],
+    });
+    const status = live.handle({ now: 2, commands: [{ type: 'status' }] }).results[0] as {
+      seq: number;
+      stateHash: string;
+    };
     const restored = new ShardHost(0);
     restored.handle({ now: 3, commands: [market] });
     restored.handle({
@@ -108,15 +208,53 @@ describe('ShardHost restore', () => {
           seq: status.seq,
           lastTrades: [],
           orders: [
-            { orderId: '0xa', owner: 'alice', market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 40, size: 10 * TOKEN, remaining: 10 * TOKEN, expiresAt: 0, acceptedAt: 1 },
-            { orderId: '0xb', owner: 'bob', market: '0xc1', token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 40, size: 7 * TOKEN, remaining: 7 * TOKEN, expiresAt: 0, acceptedAt: 1 },
-            { orderId: '0xc', owner: 'carol', market: '0xc1', token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN, remaining: 10 * TOKEN, expiresAt: 0, acceptedAt: 1 },
+            {
+              orderId: '0xa',
+              owner: 'alice',
+              market: '0xc1',
+              token: 0,
+              side: Side.BUY,
+              orderType: OrderType.GTC,
+              price: 40,
+              size: 10 * TOKEN,
+              remaining: 10 * TOKEN,
+              expiresAt: 0,
+              acceptedAt: 1,
+            },
+            {
+              orderId: '0xb',
+              owner: 'bob',
+              market: '0xc1',
+              token: 0,
+              side: Side.BUY,
+              orderType: OrderType.GTC,
+              price: 40,
+              size: 7 * TOKEN,
+              remaining: 7 * TOKEN,
+              expiresAt: 0,
+              acceptedAt: 1,
+            },
+            {
+              orderId: '0xc',
+              owner: 'carol',
+              market: '0xc1',
+              token: 0,
+              side: Side.SELL,
+              orderType: OrderType.GTC,
+              price: 60,
+              size: 10 * TOKEN,
+              remaining: 10 * TOKEN,
+              expiresAt: 0,
+              acceptedAt: 1,
+            },
           ],
         },
       ],
     });
     expect(restored.handle({ now: 5, commands: [{ type: 'status' }] }).results[0]).toEqual(status);
     restored.handle({ now: 6, commands: [{ type: 'cancel', orderId: '0xb', owner: 'bob' }] });
-    expect((restored.handle({ now: 7, commands: [{ type: 'status' }] }).results[0] as { stateHash: string }).stateHash).not.toBe(status.stateHash);
+    expect(
+      (restored.handle({ now: 7, commands: [{ type: 'status' }] }).results[0] as { stateHash: string }).stateHash,
+    ).not.toBe(status.stateHash);
   });
 });

@@ -45,10 +45,13 @@ export class ShardHost {
         }
         this.forgetClosed(event);
       }
-      if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live') this.forget(command.orderId);
+      if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live')
+        this.forget(command.orderId);
       results.push(result);
     }
-    const books = batch.commands.some((c) => c.type === 'restore') ? this.allLevels() : [...touched].map((m) => this.levels(m));
+    const books = batch.commands.some((c) => c.type === 'restore')
+      ? this.allLevels()
+      : [...touched].map((m) => this.levels(m));
     return { results, events, books, seq: this.engine.lastSeq };
   }
 
@@ -71,7 +74,11 @@ export class ShardHost {
     switch (command.type) {
       case 'market': {
         if (this.engine.marketIndex(command.market.key) === undefined) {
-          this.engine.addMarket({ key: command.market.key, tickSize: command.market.tickSize, minSize: command.market.minSize });
+          this.engine.addMarket({
+            key: command.market.key,
+            tickSize: command.market.tickSize,
+            minSize: command.market.minSize,
+          });
         }
         return { type: 'market', ok: true };
       }
@@ -94,12 +101,21 @@ export class ShardHost {
         if (!result.ok) return { type: 'place', ok: false, reason: result.reason };
         this.engineIdOf.set(command.orderId, result.orderId);
         this.externalIdOf.set(result.orderId, command.orderId);
-        return { type: 'place', ok: true, status: result.status, filled: result.filled, notional: 0, resting: result.resting, tradeIds: [] };
+        return {
+          type: 'place',
+          ok: true,
+          status: result.status,
+          filled: result.filled,
+          notional: 0,
+          resting: result.resting,
+          tradeIds: [],
+        };
       }
       case 'cancel': {
         const id = this.engineIdOf.get(command.orderId);
         const open = id === undefined ? undefined : this.engine.openOrder(id);
-        if (open === undefined || this.ownerNames[open.owner] !== command.owner) return { type: 'cancel', ok: false, remaining: 0 };
+        if (open === undefined || this.ownerNames[open.owner] !== command.owner)
+          return { type: 'cancel', ok: false, remaining: 0 };
         const result = this.engine.cancel(id!, now, command.reason);
         return { type: 'cancel', ok: result.ok, remaining: result.ok ? result.remaining : 0 };
       }
@@ -116,7 +132,12 @@ export class ShardHost {
       case 'restore':
         return this.restore(command);
       case 'status':
-        return { type: 'status', seq: this.engine.lastSeq, openOrders: this.engine.openOrderCount, stateHash: this.bookStateHash() };
+        return {
+          type: 'status',
+          seq: this.engine.lastSeq,
+          openOrders: this.engine.openOrderCount,
+          stateHash: this.bookStateHash(),
+        };
     }
   }
 
@@ -129,7 +150,9 @@ export class ShardHost {
     const hash = createHash('sha256');
     for (const m of snapshot.markets) hash.update(`${m.spec.key}|${m.lastTrade};`);
     for (const o of snapshot.orders) {
-      hash.update(`${o.market}|${this.external(o.orderId)}|${this.ownerNames[o.owner]}|${o.token}|${o.side}|${o.price}|${o.size}|${o.remaining}|${o.orderType}|${o.expiresAt};`);
+      hash.update(
+        `${o.market}|${this.external(o.orderId)}|${this.ownerNames[o.owner]}|${o.token}|${o.side}|${o.price}|${o.size}|${o.remaining}|${o.orderType}|${o.expiresAt};`,
+      );
     }
     return hash.digest('hex');
   }
@@ -162,7 +185,13 @@ export class ShardHost {
         acceptedAt: order.acceptedAt,
       };
     });
-    this.engine = MatchingEngine.restore({ version: 1, seq: command.seq, nextOrderId: orders.length + 1, markets, orders });
+    this.engine = MatchingEngine.restore({
+      version: 1,
+      seq: command.seq,
+      nextOrderId: orders.length + 1,
+      markets,
+      orders,
+    });
     return { type: 'restore', orders: orders.length, stateHash: this.engine.stateHash() };
   }
 
@@ -175,7 +204,15 @@ export class ShardHost {
     const market = this.engine.marketKey(event.market);
     switch (event.type) {
       case 'accepted':
-        return { ...event, orderId: this.external(event.orderId), market, owner: this.ownerNames[event.owner]!, ownerKey: '', builder: '', signedAt: 0 };
+        return {
+          ...event,
+          orderId: this.external(event.orderId),
+          market,
+          owner: this.ownerNames[event.owner]!,
+          ownerKey: '',
+          builder: '',
+          signedAt: 0,
+        };
       case 'trade':
         return {
           type: 'trade',
@@ -188,7 +225,11 @@ export class ShardHost {
           takerToken: event.takerToken,
           takerSide: event.takerSide,
           size: event.size,
-          fills: event.fills.map((f) => ({ ...f, makerOrderId: this.external(f.makerOrderId), makerOwner: this.ownerNames[f.makerOwner]! })),
+          fills: event.fills.map((f) => ({
+            ...f,
+            makerOrderId: this.external(f.makerOrderId),
+            makerOwner: this.ownerNames[f.makerOwner]!,
+          })),
         };
       case 'cancelled':
       case 'expired':
@@ -207,7 +248,8 @@ export class ShardHost {
     if (event.type === 'cancelled' || event.type === 'expired') {
       this.forgetEngineId(event.orderId);
     } else if (event.type === 'trade') {
-      for (const fill of event.fills) if (this.engine.openOrder(fill.makerOrderId) === undefined) this.forgetEngineId(fill.makerOrderId);
+      for (const fill of event.fills)
+        if (this.engine.openOrder(fill.makerOrderId) === undefined) this.forgetEngineId(fill.makerOrderId);
     }
   }
 

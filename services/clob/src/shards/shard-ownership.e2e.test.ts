@@ -29,7 +29,10 @@ const retakenFrom = async (sql: Sql, before: number) => {
  * This process's ownership of a fresh database's shards over a link `wire` joins up, and every
  * loss told; all closed and dropped after `run`.
  */
-async function withRelayedOwnership(wire: (client: net.Socket, server: net.Socket) => void, run: (o: { db: { sql: Sql }; lost: Error[] }) => Promise<void>): Promise<void> {
+async function withRelayedOwnership(
+  wire: (client: net.Socket, server: net.Socket) => void,
+  run: (o: { db: { sql: Sql }; lost: Error[] }) => Promise<void>,
+): Promise<void> {
   const db = await createTestDatabase({ migrate: false });
   const relay = await relayTo(db.url, wire);
   const sql = connectPostgres(relay.url, { max: 4 });
@@ -53,7 +56,14 @@ afterAll(async () => {
 
 describe('shard ownership', () => {
   it('refuses a second front end on the same ledger in one line, and leaves the first serving', async () => {
-    const second = loadClobConfig({ PMX_PG_URL: 'postgres://unused@127.0.0.1/unused', PMX_REDIS_URL: testkitConfig.redisUrl, PMX_REDIS_PREFIX: 'pmxtest-unused', PMX_CLOB_PORT: '0', PMX_SHARDS: '2', PMX_HISTORY: 'false' });
+    const second = loadClobConfig({
+      PMX_PG_URL: 'postgres://unused@127.0.0.1/unused',
+      PMX_REDIS_URL: testkitConfig.redisUrl,
+      PMX_REDIS_PREFIX: 'pmxtest-unused',
+      PMX_CLOB_PORT: '0',
+      PMX_SHARDS: '2',
+      PMX_HISTORY: 'false',
+    });
     const refused = await createClobApp(second, { sql: h.sql }).then(
       async (app) => {
         await app.close();
@@ -61,7 +71,9 @@ describe('shard ownership', () => {
       },
       (error: unknown) => error,
     );
-    expect(describeStartFailure(refused)).toBe('cannot start: shard 0 is owned by another clob process on this ledger (2 shards here): stop it first, or give this one its own database');
+    expect(describeStartFailure(refused)).toBe(
+      'cannot start: shard 0 is owned by another clob process on this ledger (2 shards here): stop it first, or give this one its own database',
+    );
     expect((await fetch(`${h.url}/time`)).status).toBe(200);
     // A restart gives the shards up first, then takes them again.
     await h.restart();
@@ -84,7 +96,9 @@ describe('shard ownership', () => {
     const other = await ShardOwnership.claim(h.sql, 2, () => {});
     try {
       const fatal = await h.app.fatal;
-      expect(fatal.message).toMatch(/^the shard locks were lost with their Postgres session and another process has them now: /);
+      expect(fatal.message).toMatch(
+        /^the shard locks were lost with their Postgres session and another process has them now: /,
+      );
       const book = await fetch(`${h.url}/book?token_id=${yes}`);
       expect(book.status).toBe(503);
     } finally {
@@ -97,7 +111,8 @@ describe('shard ownership', () => {
     let stalled = false;
     const held: (() => void)[] = [];
     const stallable = (client: net.Socket, server: net.Socket) => {
-      const pipe = (from: net.Socket, to: net.Socket) => from.on('data', (bytes: Buffer) => (stalled ? held.push(() => to.write(bytes)) : to.write(bytes)));
+      const pipe = (from: net.Socket, to: net.Socket) =>
+        from.on('data', (bytes: Buffer) => (stalled ? held.push(() => to.write(bytes)) : to.write(bytes)));
       pipe(client, server);
       pipe(server, client);
       for (const socket of [client, server]) socket.on('close', () => (client.destroy(), server.destroy()));
@@ -120,7 +135,14 @@ describe('shard ownership', () => {
 
   /** A pool whose reserve() can wait on a gate, and whose next query can be made to hang. */
   function gated(real: Sql) {
-    const state = { gate: Promise.resolve(), hangNext: false, hangNextReserve: false, reserveDelayMs: 0, reserves: 0, queries: 0 };
+    const state = {
+      gate: Promise.resolve(),
+      hangNext: false,
+      hangNextReserve: false,
+      reserveDelayMs: 0,
+      reserves: 0,
+      queries: 0,
+    };
     const wrapped = ((...args: unknown[]) => {
       state.queries++;
       if (state.hangNext) {
@@ -170,7 +192,15 @@ describe('shard ownership', () => {
    * This process's ownership over a pool the test can hold up (`gated`), another pool for "another
    * process", and every loss told; all closed and dropped after `run`.
    */
-  async function withOwnership(run: (o: { own: ShardOwnership; state: ReturnType<typeof gated>['state']; lost: Error[]; db: { sql: Sql }; claimElsewhere: () => Promise<void> }) => Promise<void>): Promise<void> {
+  async function withOwnership(
+    run: (o: {
+      own: ShardOwnership;
+      state: ReturnType<typeof gated>['state'];
+      lost: Error[];
+      db: { sql: Sql };
+      claimElsewhere: () => Promise<void>;
+    }) => Promise<void>,
+  ): Promise<void> {
     const db = await createTestDatabase({ migrate: false });
     const real = connectPostgres(db.url, { max: 4 });
     const { sql, state } = gated(real);
@@ -179,7 +209,13 @@ describe('shard ownership', () => {
     const own = await ShardOwnership.claim(sql, 2, (error) => lost.push(error));
     let other: ShardOwnership | undefined;
     try {
-      await run({ own, state, lost, db, claimElsewhere: async () => void (other = await ShardOwnership.claim(thief, 2, () => {})) });
+      await run({
+        own,
+        state,
+        lost,
+        db,
+        claimElsewhere: async () => void (other = await ShardOwnership.claim(thief, 2, () => {})),
+      });
     } finally {
       await other?.release();
       await own.release();
@@ -189,43 +225,55 @@ describe('shard ownership', () => {
     }
   }
 
-  it('goes on checking past a check that never gets an answer, and halts once another process has the shards', () =>
-    withOwnership(async ({ state, lost, db, claimElsewhere }) => {
-      state.hangNext = true;
-      await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
-      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
-      await expect.poll(async () => (await lockHolders(db.sql)).length, { timeout: 5000 }).toBe(0);
-      await claimElsewhere();
-      // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
-      await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
-      expect(lost[0]!.message).toMatch(/another process has them now/);
-    }), 40_000);
+  it(
+    'goes on checking past a check that never gets an answer, and halts once another process has the shards',
+    () =>
+      withOwnership(async ({ state, lost, db, claimElsewhere }) => {
+        state.hangNext = true;
+        await expect.poll(() => state.hangNext, { timeout: 5000 }).toBe(false); // the hung check began
+        await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
+        await expect.poll(async () => (await lockHolders(db.sql)).length, { timeout: 5000 }).toBe(0);
+        await claimElsewhere();
+        // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
+        await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
+        expect(lost[0]!.message).toMatch(/another process has them now/);
+      }),
+    40_000,
+  );
 
-  it('halts while a re-take never gets a connection, once another process has the shards; a release never waits for ever', () =>
-    withOwnership(async ({ own, state, lost, db, claimElsewhere }) => {
-      state.hangNextReserve = true;
-      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
-      await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
-      await claimElsewhere();
-      // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
-      await expect.poll(() => lost.length, { timeout: 20_000, interval: 200 }).toBe(1);
-      // A release whose queries get no answer returns after a check's deadline.
-      state.hangNext = true;
-      const started = performance.now();
-      await own.release();
-      expect(performance.now() - started).toBeLessThan(8000);
-    }), 60_000);
+  it(
+    'halts while a re-take never gets a connection, once another process has the shards; a release never waits for ever',
+    () =>
+      withOwnership(async ({ own, state, lost, db, claimElsewhere }) => {
+        state.hangNextReserve = true;
+        await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
+        await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
+        await claimElsewhere();
+        // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
+        await expect.poll(() => lost.length, { timeout: 20_000, interval: 200 }).toBe(1);
+        // A release whose queries get no answer returns after a check's deadline.
+        state.hangNext = true;
+        const started = performance.now();
+        await own.release();
+        expect(performance.now() - started).toBeLessThan(8000);
+      }),
+    60_000,
+  );
 
-  it('sees the loss while every re-take is slower than a check, from who holds the locks', () =>
-    withOwnership(async ({ state, lost, db, claimElsewhere }) => {
-      state.reserveDelayMs = 7000; // a pool that hands out connections only after a check's deadline
-      await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
-      await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
-      await claimElsewhere();
-      // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
-      await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
-      expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
-    }), 60_000);
+  it(
+    'sees the loss while every re-take is slower than a check, from who holds the locks',
+    () =>
+      withOwnership(async ({ state, lost, db, claimElsewhere }) => {
+        state.reserveDelayMs = 7000; // a pool that hands out connections only after a check's deadline
+        await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
+        await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
+        await claimElsewhere();
+        // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
+        await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
+        expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
+      }),
+    60_000,
+  );
 
   it('survives a re-take whose connection is cut mid-way, and takes the locks again', async () => {
     // A link to Postgres that, once armed, cuts the client's side of the next take after its first lock.

@@ -26,7 +26,11 @@ const CHECK_DEADLINE_MS = 3 * CHECK_MS;
 type Reserved = Awaited<ReturnType<Sql['reserve']>>;
 
 /** Takes every shard's lock on a session of its own, or none (StartRefusal names the one taken). */
-async function take(sql: Sql, count: number, onSession?: (pid: number) => void): Promise<{ connection: Reserved; pid: number }> {
+async function take(
+  sql: Sql,
+  count: number,
+  onSession?: (pid: number) => void,
+): Promise<{ connection: Reserved; pid: number }> {
   const connection = await sql.reserve();
   let pid: number | undefined;
   try {
@@ -34,9 +38,13 @@ async function take(sql: Sql, count: number, onSession?: (pid: number) => void):
     pid = me!.pid;
     onSession?.(pid); // before any lock: a check seeing one held by this session knows it
     for (let shard = 0; shard < count; shard++) {
-      const [row] = await connection<{ taken: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
+      const [row] = await connection<
+        { taken: boolean }[]
+      >`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, ${shard}::int) AS taken`;
       if (row?.taken !== true) {
-        throw new StartRefusal(`shard ${shard} is owned by another clob process on this ledger (${count} shards here): stop it first, or give this one its own database`);
+        throw new StartRefusal(
+          `shard ${shard} is owned by another clob process on this ledger (${count} shards here): stop it first, or give this one its own database`,
+        );
       }
     }
     return { connection, pid };
@@ -140,7 +148,9 @@ export class ShardOwnership {
 
   private lose(why: string): void {
     this.closed = true;
-    this.onLost(new Error(`the shard locks were lost with their Postgres session and another process has them now: ${why}`));
+    this.onLost(
+      new Error(`the shard locks were lost with their Postgres session and another process has them now: ${why}`),
+    );
   }
 
   private async takeAgain(attempt: { pid: number | undefined }): Promise<void> {
@@ -158,7 +168,9 @@ export class ShardOwnership {
       return;
     }
     this.held = taken;
-    console.error(`clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`);
+    console.error(
+      `clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`,
+    );
   }
 
   /**
@@ -175,7 +187,10 @@ export class ShardOwnership {
     await Promise.race([this.taking?.done, late]);
     // A query on a dead reserved connection throws out of postgres.js's own callbacks: unlock only
     // a session that still holds the locks (a dropped one has already let them go).
-    const holding = this.holders().then((rows) => (rows.find((h) => h.pid === this.held.pid)?.n ?? 0) > 0, () => false);
+    const holding = this.holders().then(
+      (rows) => (rows.find((h) => h.pid === this.held.pid)?.n ?? 0) > 0,
+      () => false,
+    );
     if (!(await Promise.race([holding, late]))) return;
     await Promise.race([this.held.connection`SELECT pg_advisory_unlock_all()`.catch(() => {}), late]);
     this.held.connection.release();

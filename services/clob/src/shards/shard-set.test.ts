@@ -24,7 +24,12 @@ function marketsOnTwoShards(): [string, string] {
 }
 
 beforeAll(() => {
-  shards = new ShardSet({ shards: 2, redisUrl: testkitConfig.redisUrl, redisPrefix: bullPrefix, onReply: (s, r) => replies.push([s, r]) });
+  shards = new ShardSet({
+    shards: 2,
+    redisUrl: testkitConfig.redisUrl,
+    redisPrefix: bullPrefix,
+    onReply: (s, r) => replies.push([s, r]),
+  });
 });
 
 afterAll(async () => {
@@ -35,23 +40,64 @@ afterAll(async () => {
 
 describe('ShardSet', () => {
   it('maps a market to the same shard every time', () => {
-    for (const key of ['0xabc', '0xdef', 'x']) expect(new Set(Array.from({ length: 5 }, () => shardOf(key, 4))).size).toBe(1);
+    for (const key of ['0xabc', '0xdef', 'x'])
+      expect(new Set(Array.from({ length: 5 }, () => shardOf(key, 4))).size).toBe(1);
   });
 
   it('matches two markets on two shards independently and queues each shard its own events in order', async () => {
     const [a, b] = marketsOnTwoShards();
-    const add = (key: string) => shards.submit(shards.shardOf(key), { type: 'market', market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 } });
+    const add = (key: string) =>
+      shards.submit(shards.shardOf(key), {
+        type: 'market',
+        market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 },
+      });
     await Promise.all([add(a), add(b)]);
     const orders = [];
     for (const key of [a, b]) {
       const shard = shards.shardOf(key);
       for (let i = 0; i < 5; i++) {
-        orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-s${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 50 + i, size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
+        orders.push(
+          shards.submit(shard, {
+            type: 'place',
+            orderId: `${key}-s${i}`,
+            owner: 'maker',
+            ownerKey: 'k',
+            builder: '0x0',
+            signedAt: 0,
+            market: key,
+            token: 0,
+            side: Side.SELL,
+            orderType: OrderType.GTC,
+            price: 50 + i,
+            size: 10 * TOKEN,
+            postOnly: false,
+            expiresAt: 0,
+          }),
+        );
       }
-      orders.push(shards.submit(shard, { type: 'place', orderId: `${key}-buy`, owner: 'taker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.BUY, orderType: OrderType.FAK, price: 52, size: 25 * TOKEN, postOnly: false, expiresAt: 0 }));
+      orders.push(
+        shards.submit(shard, {
+          type: 'place',
+          orderId: `${key}-buy`,
+          owner: 'taker',
+          ownerKey: 'k',
+          builder: '0x0',
+          signedAt: 0,
+          market: key,
+          token: 0,
+          side: Side.BUY,
+          orderType: OrderType.FAK,
+          price: 52,
+          size: 25 * TOKEN,
+          postOnly: false,
+          expiresAt: 0,
+        }),
+      );
     }
     const results = await Promise.all(orders);
-    expect(results.filter((r) => r.type === 'place' && r.ok && r.status === 'matched' && r.filled === 25 * TOKEN)).toHaveLength(2);
+    expect(
+      results.filter((r) => r.type === 'place' && r.ok && r.status === 'matched' && r.filled === 25 * TOKEN),
+    ).toHaveLength(2);
 
     for (const key of [a, b]) {
       const shard = shards.shardOf(key);
@@ -71,12 +117,32 @@ describe('ShardSet', () => {
   it('appends batches sent turn after turn as jobs of consecutive sequence ranges, whatever goes together', async () => {
     const c = '0xburst';
     const shard = shards.shardOf(c);
-    await shards.submit(shard, { type: 'market', market: { key: c, tokens: [`${c}-yes`, `${c}-no`], tickSize: '0.01', minSize: 0 } });
+    await shards.submit(shard, {
+      type: 'market',
+      market: { key: c, tokens: [`${c}-yes`, `${c}-no`], tickSize: '0.01', minSize: 0 },
+    });
     const queue = new Queue<ShardJob>(shardQueueName(shard), { connection: redis, prefix: bullPrefix });
     const before = (await queue.getJobs(['waiting'])).length;
     const placed = [];
     for (let i = 0; i < 40; i++) {
-      placed.push(shards.submit(shard, { type: 'place', orderId: `${c}-t${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: c, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60 + (i % 5), size: 10 * TOKEN, postOnly: false, expiresAt: 0 }));
+      placed.push(
+        shards.submit(shard, {
+          type: 'place',
+          orderId: `${c}-t${i}`,
+          owner: 'maker',
+          ownerKey: 'k',
+          builder: '0x0',
+          signedAt: 0,
+          market: c,
+          token: 0,
+          side: Side.SELL,
+          orderType: OrderType.GTC,
+          price: 60 + (i % 5),
+          size: 10 * TOKEN,
+          postOnly: false,
+          expiresAt: 0,
+        }),
+      );
       await new Promise((resolve) => setImmediate(resolve)); // a batch per turn, while earlier appends are out
     }
     expect((await Promise.all(placed)).every((r) => r.type === 'place' && r.ok)).toBe(true);
@@ -94,11 +160,35 @@ describe('ShardSet', () => {
 
   it('on close, finishes the batches out and queued (their events stored), then refuses commands with 503', async () => {
     const ownPrefix = testRedisPrefix();
-    const own = new ShardSet({ shards: 1, redisUrl: testkitConfig.redisUrl, redisPrefix: ownPrefix.slice(0, -1), onReply: () => {} });
+    const own = new ShardSet({
+      shards: 1,
+      redisUrl: testkitConfig.redisUrl,
+      redisPrefix: ownPrefix.slice(0, -1),
+      onReply: () => {},
+    });
     const key = '0xclosing';
-    const place = (i: number) => own.submit(0, { type: 'place', orderId: `${key}-${i}`, owner: 'maker', ownerKey: 'k', builder: '0x0', signedAt: 0, market: key, token: 0, side: Side.SELL, orderType: OrderType.GTC, price: 60, size: 10 * TOKEN, postOnly: false, expiresAt: 0 });
+    const place = (i: number) =>
+      own.submit(0, {
+        type: 'place',
+        orderId: `${key}-${i}`,
+        owner: 'maker',
+        ownerKey: 'k',
+        builder: '0x0',
+        signedAt: 0,
+        market: key,
+        token: 0,
+        side: Side.SELL,
+        orderType: OrderType.GTC,
+        price: 60,
+        size: 10 * TOKEN,
+        postOnly: false,
+        expiresAt: 0,
+      });
     try {
-      await own.submit(0, { type: 'market', market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 } });
+      await own.submit(0, {
+        type: 'market',
+        market: { key, tokens: [`${key}-yes`, `${key}-no`], tickSize: '0.01', minSize: 0 },
+      });
       const placed = Array.from({ length: 3000 }, (_, i) => place(i));
       const closed = own.close();
       // Until 2026-11-24 the thread stopped at once: batches out failed, queued ones never settled.
@@ -128,7 +218,10 @@ describe('ShardSet', () => {
       onFault: (_, error) => faults.push(error.message),
     });
     try {
-      const added = own.submit(0, { type: 'market', market: { key: '0xfault', tokens: ['0xfault-yes', '0xfault-no'], tickSize: '0.01', minSize: 0 } });
+      const added = own.submit(0, {
+        type: 'market',
+        market: { key: '0xfault', tokens: ['0xfault-yes', '0xfault-no'], tickSize: '0.01', minSize: 0 },
+      });
       const closed = own.close();
       await added;
       await closed;

@@ -39,7 +39,10 @@ export interface ShardSetOptions {
 /** An order refused because its shard's events have not been stored for a while: it was not placed. */
 export class ShardStalled extends HttpError {
   constructor(shard: number, seconds: number) {
-    super(503, `shard ${shard} has not been able to store its events for ${seconds} s (its Redis queue does not answer); the order was not placed: retry later`);
+    super(
+      503,
+      `shard ${shard} has not been able to store its events for ${seconds} s (its Redis queue does not answer); the order was not placed: retry later`,
+    );
   }
 }
 
@@ -83,7 +86,12 @@ export class ShardSet {
     this.now = options.now ?? Date.now;
     this.stallMs = options.stallMs ?? 5_000;
     this.pools = Array.from({ length: options.shards }, (_, shard) => {
-      const data: ShardWorkerData = { shard, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, stallMs: this.stallMs };
+      const data: ShardWorkerData = {
+        shard,
+        redisUrl: options.redisUrl,
+        redisPrefix: options.redisPrefix,
+        stallMs: this.stallMs,
+      };
       return new Piscina({
         filename: new URL('./shard-worker.ts', import.meta.url).href,
         minThreads: 1,
@@ -141,7 +149,13 @@ export class ShardSet {
       this.pools[shard]!.run(batch).then(
         (reply: ShardReply) => this.settle(shard, number, pending, reply),
         // Judged when it fails: a batch applied later, behind a slower one, keeps what it was.
-        (error: unknown) => this.settle(shard, number, pending, this.terminating ? CUT_OFF : error instanceof Error ? error : new Error(String(error))),
+        (error: unknown) =>
+          this.settle(
+            shard,
+            number,
+            pending,
+            this.terminating ? CUT_OFF : error instanceof Error ? error : new Error(String(error)),
+          ),
       );
     }
   }
@@ -175,7 +189,8 @@ export class ShardSet {
         continue;
       }
       const partial = reply.results.find((r) => r.type === 'error' && r.partial === true);
-      if (partial !== undefined && partial.type === 'error') this.fault(shard, new Error(`a command failed part-way in the shard: ${partial.message}`));
+      if (partial !== undefined && partial.type === 'error')
+        this.fault(shard, new Error(`a command failed part-way in the shard: ${partial.message}`));
       // The reply's events are in the shard's queue (appended before the reply), so what it says
       // happened did happen, whatever became of applying it here.
       next.pending.forEach((p, i) => p.resolve(reply.results[i]!));
@@ -217,5 +232,8 @@ const CUT_OFF = new Error('cut off by the stop');
 
 /** What a command gets once the shards stop: not placed, or not known to have been (503). */
 function stopping(): HttpError {
-  return new HttpError(503, 'the exchange is stopping; retry once it is back (an order in flight shows in GET /data/order/{id} if it was placed)');
+  return new HttpError(
+    503,
+    'the exchange is stopping; retry once it is back (an order in flight shows in GET /data/order/{id} if it was placed)',
+  );
 }

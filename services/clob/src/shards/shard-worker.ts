@@ -28,27 +28,35 @@ const host = new ShardHost(data.shard);
 const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, commandTimeout: data.stallMs });
 // No version check: it is the one command of BullMQ's start-up (INFO), and a timeout of it would
 // leave the queue failing every add for good (BullMQ keeps its first start-up's outcome).
-const queue = new Queue<ShardJob>(shardQueueName(data.shard), { connection, prefix: data.redisPrefix, skipVersionCheck: true });
+const queue = new Queue<ShardJob>(shardQueueName(data.shard), {
+  connection,
+  prefix: data.redisPrefix,
+  skipVersionCheck: true,
+});
 // A loss of what Redis had stored (stored-events-watch.ts) halts trading: every reply from then
 // on carries it, and its commands are answered 503 (outcome unknown: ingest stops at the gap, so
 // they may never reach the ledger).
 const watch = new StoredEventsWatch(data.shard, connection, `${data.redisPrefix}:${shardQueueName(data.shard)}-mark`);
-const appender = new EventAppender(data.shard, async (job) => {
-  await watch.beforeAppend();
-  let added;
-  try {
-    added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
-  } catch (error) {
-    watch.appendFailed();
-    throw error;
-  }
-  await watch.appended(added.id, job.fromSeq, job.toSeq);
-  return added;
-}, {
-  // A timed-out append has already waited stallMs: at most 1 s more, so orders flow again soon
-  // after Redis does.
-  retryDelayMs: (attempt) => Math.min(1_000, 100 * 2 ** (attempt - 1)),
-});
+const appender = new EventAppender(
+  data.shard,
+  async (job) => {
+    await watch.beforeAppend();
+    let added;
+    try {
+      added = await queue.add(SHARD_JOB_NAME, job, { removeOnComplete: true, removeOnFail: false });
+    } catch (error) {
+      watch.appendFailed();
+      throw error;
+    }
+    await watch.appended(added.id, job.fromSeq, job.toSeq);
+    return added;
+  },
+  {
+    // A timed-out append has already waited stallMs: at most 1 s more, so orders flow again soon
+    // after Redis does.
+    retryDelayMs: (attempt) => Math.min(1_000, 100 * 2 ** (attempt - 1)),
+  },
+);
 
 export default async function runBatch(batch: ShardBatch): Promise<ShardReply> {
   const reply = host.handle(batch);

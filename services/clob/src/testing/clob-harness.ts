@@ -4,7 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix, Trader, type TestDatabase } from '@pmx/testkit';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  testkitConfig,
+  testRedisPrefix,
+  Trader,
+  type TestDatabase,
+} from '@pmx/testkit';
 import { createClobApp, type ClobApp } from '../app.ts';
 import { loadClobConfig } from '../config.ts';
 import { orderCost } from '@pmx/risk';
@@ -20,7 +27,9 @@ export interface Harness {
   app: ClobApp;
   operatorKey: string;
   operator(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  createMarket(fields?: Partial<{ condition_id: string; tick_size: string; min_order_size: string; neg_risk: boolean }>): Promise<{ conditionId: string; yes: string; no: string }>;
+  createMarket(
+    fields?: Partial<{ condition_id: string; tick_size: string; min_order_size: string; neg_risk: boolean }>,
+  ): Promise<{ conditionId: string; yes: string; no: string }>;
   deposit(address: string, amount: bigint, asset?: string): Promise<void>;
   /** Risk invariants hold and every open order is covered by its reservation and on the book. */
   expectConsistent(): void;
@@ -35,22 +44,26 @@ export interface Harness {
 let counter = 0;
 
 /** `onDatabase`: told the test database's name (the harness's own test checks it is dropped). */
-export async function startClob(env: Record<string, string> = {}, onDatabase?: (name: string) => void): Promise<Harness> {
+export async function startClob(
+  env: Record<string, string> = {},
+  onDatabase?: (name: string) => void,
+): Promise<Harness> {
   const db: TestDatabase = await createTestDatabase();
   onDatabase?.(db.name);
   const prefix = testRedisPrefix();
   const operatorKey = randomBytes(16).toString('hex');
-  const config = () => loadClobConfig({
-    PMX_PG_URL: db.url,
-    PMX_REDIS_URL: testkitConfig.redisUrl,
-    PMX_REDIS_PREFIX: prefix.slice(0, -1),
-    PMX_CLOB_PORT: '0',
-    PMX_SHARDS: '2',
-    PMX_VERIFY_THREADS: '1',
-    PMX_OPERATOR_KEY: operatorKey,
-    PMX_HISTORY: 'false',
-    ...env,
-  });
+  const config = () =>
+    loadClobConfig({
+      PMX_PG_URL: db.url,
+      PMX_REDIS_URL: testkitConfig.redisUrl,
+      PMX_REDIS_PREFIX: prefix.slice(0, -1),
+      PMX_CLOB_PORT: '0',
+      PMX_SHARDS: '2',
+      PMX_VERIFY_THREADS: '1',
+      PMX_OPERATOR_KEY: operatorKey,
+      PMX_HISTORY: 'false',
+      ...env,
+    });
   const boot = async (waitReady = true) => {
     const app = await createClobApp(config());
     try {
@@ -103,12 +116,16 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
       const response = await operator('POST', '/operator/markets', {
         condition_id: conditionId,
         question: `Test market ${n}?`,
-        tokens: [{ token_id: yes, outcome: 'Yes' }, { token_id: no, outcome: 'No' }],
+        tokens: [
+          { token_id: yes, outcome: 'Yes' },
+          { token_id: no, outcome: 'No' },
+        ],
         tick_size: fields.tick_size ?? '0.01',
         min_order_size: fields.min_order_size ?? '5',
         neg_risk: fields.neg_risk ?? false,
       });
-      if (response.status !== 201) throw new Error(`create market: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`create market: ${response.status} ${JSON.stringify(response.body)}`);
       return { conditionId, yes, no };
     },
     async deposit(address, amount, asset = 'collateral') {
@@ -122,21 +139,29 @@ export async function startClob(env: Record<string, string> = {}, onDatabase?: (
       const open = new Map<string, number>();
       for (const market of core.markets.list()) {
         const book = core.books.book(market, 0);
-        const depth = [...book.bids, ...book.asks].reduce((sum, level) => sum + Math.round(Number(level.size) * 1_000_000), 0);
+        const depth = [...book.bids, ...book.asks].reduce(
+          (sum, level) => sum + Math.round(Number(level.size) * 1_000_000),
+          0,
+        );
         onBook.set(market.conditionId, depth);
         open.set(market.conditionId, 0);
       }
       for (const order of core.openOrders.all()) {
         const market = core.markets.get(order.market)!;
         const left = order.size - order.matched;
-        const needed = order.side === Side.BUY ? orderCost({ side: Side.BUY, price: order.price, size: left, ticksPerUnit: market.ticksPerUnit }) : left;
+        const needed =
+          order.side === Side.BUY
+            ? orderCost({ side: Side.BUY, price: order.price, size: left, ticksPerUnit: market.ticksPerUnit })
+            : left;
         expect(core.risk.reserved(order.orderId)).toBeGreaterThanOrEqual(needed);
         open.set(order.market, (open.get(order.market) ?? 0) + left);
       }
       expect(Object.fromEntries(open)).toEqual(Object.fromEntries(onBook));
       // Every reservation belongs to an open order: a cancel, refusal or expiry that forgot its
       // release would leave the owner's allowance short for good.
-      const openIds = [...core.openOrders.all()].filter((order) => order.size > order.matched).map((order) => order.orderId);
+      const openIds = [...core.openOrders.all()]
+        .filter((order) => order.size > order.matched)
+        .map((order) => order.orderId);
       expect([...core.risk.reservationIds()].sort()).toEqual(openIds.sort());
     },
     async restart(options = {}) {

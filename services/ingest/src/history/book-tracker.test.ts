@@ -25,8 +25,12 @@ describe('BookTracker', () => {
     const place = (id: string, token: TokenIndex, side: Side, price: number) =>
       shard.batch(1, (ops) => ops.place({ id, owner: id.slice(0, 1), market, token, side, price, size: 10 * TOKEN }))!;
     expect(tracker.apply(place('a1', 0, Side.BUY, 40).events)).toEqual([]); // one side only
-    expect(tracker.apply(place('b1', 1, Side.BUY, 50).events)).toEqual([{ market: market.conditionId, bid: 40, ask: 50 }]); // NO bid 0.50 = YES ask 0.50
-    expect(tracker.apply(place('a2', 0, Side.BUY, 41).events)).toEqual([{ market: market.conditionId, bid: 41, ask: 50 }]);
+    expect(tracker.apply(place('b1', 1, Side.BUY, 50).events)).toEqual([
+      { market: market.conditionId, bid: 40, ask: 50 },
+    ]); // NO bid 0.50 = YES ask 0.50
+    expect(tracker.apply(place('a2', 0, Side.BUY, 41).events)).toEqual([
+      { market: market.conditionId, bid: 41, ask: 50 },
+    ]);
     expect(tracker.apply(place('c1', 0, Side.SELL, 60).events)).toEqual([]); // behind the best ask
   });
 
@@ -72,7 +76,10 @@ describe('BookTracker', () => {
             });
             if (job !== null) tracker.apply(job.events);
             const index = shard.engine.marketIndex(market.conditionId)!;
-            expect(tracker.quote(market.conditionId)).toEqual({ bid: shard.engine.bestBid(index, 0), ask: shard.engine.bestAsk(index, 0) });
+            expect(tracker.quote(market.conditionId)).toEqual({
+              bid: shard.engine.bestBid(index, 0),
+              ask: shard.engine.bestAsk(index, 0),
+            });
           });
         },
       ),

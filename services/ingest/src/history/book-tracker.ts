@@ -83,7 +83,8 @@ export class BookTracker {
     this.books.clear();
     this.lastMid.clear();
     for (const [market, mid] of lastMids) this.lastMid.set(market, mid);
-    for (const order of open) this.rest(order.orderId, order.market, order.token, order.side, order.price, order.remaining);
+    for (const order of open)
+      this.rest(order.orderId, order.market, order.token, order.side, order.price, order.remaining);
   }
 
   private book(market: string): MarketBook {

@@ -231,10 +231,26 @@ class PlanBuilder {
     const move = (address: string, asset: string, delta: number, cause: Cause): void => {
       const key = `${address}\u0000${asset}\u0000${cause}`;
       const entry = entries.get(key);
-      if (entry === undefined) entries.set(key, { address, asset, delta: BigInt(delta), cause, tradeId: event.tradeId, seq: event.seq, at: event.at });
+      if (entry === undefined)
+        entries.set(key, {
+          address,
+          asset,
+          delta: BigInt(delta),
+          cause,
+          tradeId: event.tradeId,
+          seq: event.seq,
+          at: event.at,
+        });
       else entry.delta += BigInt(delta);
     };
-    const settle = (address: string, side: Side, token: TokenIndex, size: number, price: number, kind: MatchKind): void => {
+    const settle = (
+      address: string,
+      side: Side,
+      token: TokenIndex,
+      size: number,
+      price: number,
+      kind: MatchKind,
+    ): void => {
       const cash = collateralFor(size, price, n);
       const asset = market.tokens[token];
       const cause = causeOfKind(kind);
@@ -295,7 +311,8 @@ class PlanBuilder {
       this.entries.push(entry);
       const key = `${entry.address}\u0000${entry.asset}`;
       const balance = this.balances.get(key);
-      if (balance === undefined) this.balances.set(key, { address: entry.address, asset: entry.asset, delta: entry.delta });
+      if (balance === undefined)
+        this.balances.set(key, { address: entry.address, asset: entry.asset, delta: entry.delta });
       else balance.delta += entry.delta;
     }
   }

@@ -32,18 +32,33 @@ describe('a trade with very many fills', () => {
     const lot = 10_000;
     const orders = 33_000;
     const resting = sweep.batch(50_000, (ops) => {
-      for (let i = 0; i < orders; i++) ops.place({ id: `deep-${i}`, owner: 'many', market: deep, token: 0, side: Side.BUY, price: 1, size: lot });
+      for (let i = 0; i < orders; i++)
+        ops.place({ id: `deep-${i}`, owner: 'many', market: deep, token: 0, side: Side.BUY, price: 1, size: lot });
     });
     expect(await sweepLedger.apply(resting!)).toMatchObject({ kind: 'applied' });
     // Buying the other token at 0.99 against bids at 0.01: one mint fill per resting order.
     const taken = sweep.batch(50_001, (ops) => {
-      ops.place({ id: 'deep-sweep', owner: 'sweeper', market: deep, token: 1, side: Side.BUY, price: 99, size: orders * lot, type: OrderType.FAK });
+      ops.place({
+        id: 'deep-sweep',
+        owner: 'sweeper',
+        market: deep,
+        token: 1,
+        side: Side.BUY,
+        price: 99,
+        size: orders * lot,
+        type: OrderType.FAK,
+      });
     });
     expect(await sweepLedger.apply(taken!)).toMatchObject({ kind: 'applied' });
-    const [{ fills, last }] = (await db.sql`SELECT count(*)::int AS fills, max(idx) AS last FROM trade_fills WHERE maker_order_id LIKE 'deep-%'`) as unknown as [{ fills: number; last: number }];
+    const [{ fills, last }] =
+      (await db.sql`SELECT count(*)::int AS fills, max(idx) AS last FROM trade_fills WHERE maker_order_id LIKE 'deep-%'`) as unknown as [
+        { fills: number; last: number },
+      ];
     expect({ fills, last }).toEqual({ fills: orders, last: orders - 1 });
     for (const who of ['many', 'sweeper']) {
-      const [row] = await db.sql<{ amount: string }[]>`SELECT amount::text FROM balances WHERE address = ${who} AND asset = ${COLLATERAL}`;
+      const [row] = await db.sql<
+        { amount: string }[]
+      >`SELECT amount::text FROM balances WHERE address = ${who} AND asset = ${COLLATERAL}`;
       expect(Number(row!.amount)).toBe(sweep.risk.balance(who, COLLATERAL).total);
     }
     expect(await checkLedger(db.sql)).toEqual([]);

@@ -169,8 +169,11 @@ interface PositionKey {
 /** The distinct holdings a batch's movements touch, sorted so every writer locks them in one order. */
 export function touchedPositions(movements: readonly TokenMovement[]): PositionKey[] {
   const keys = new Map<string, PositionKey>();
-  for (const m of movements) keys.set(`${m.address}\u0000${m.asset}`, { address: m.address, asset: m.asset, market: m.market, token: m.token });
-  return [...keys.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
+  for (const m of movements)
+    keys.set(`${m.address}\u0000${m.asset}`, { address: m.address, asset: m.asset, market: m.market, token: m.token });
+  return [...keys.values()].sort((a, b) =>
+    a.address < b.address ? -1 : a.address > b.address ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0,
+  );
 }
 
 /** Creates missing position rows so that all of them can be locked, even ones a deposit races to create. */

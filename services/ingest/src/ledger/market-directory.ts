@@ -57,6 +57,7 @@ export class MarketDirectory {
       });
     }
     const absent = missing.filter((id) => !this.markets.has(id));
-    if (absent.length > 0) throw new UnknownMarketError(`events name markets missing from the markets table: ${absent.join(', ')}`);
+    if (absent.length > 0)
+      throw new UnknownMarketError(`events name markets missing from the markets table: ${absent.join(', ')}`);
   }
 }

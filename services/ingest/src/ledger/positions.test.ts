@@ -2,21 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { applyMovement, emptyPosition, foldPositions, positionKey, type TokenMovement } from './positions.ts';
 
 const TOKEN = 1_000_000;
-const move = (bought: boolean, size: number, cash: number): TokenMovement => ({ address: 'a', asset: 'yes', market: 'm', token: 0, bought, size, cash });
+const move = (bought: boolean, size: number, cash: number): TokenMovement => ({
+  address: 'a',
+  asset: 'yes',
+  market: 'm',
+  token: 0,
+  bought,
+  size,
+  cash,
+});
 
 describe('positions at average cost', () => {
   it('a buy adds shares, cost and total bought', () => {
     const p = emptyPosition('a', 'yes', 'm', 0);
     applyMovement(p, move(true, 10 * TOKEN, 4 * TOKEN));
     applyMovement(p, move(true, 10 * TOKEN, 6 * TOKEN));
-    expect(p).toMatchObject({ size: 20n * 1_000_000n, costBasis: 10n * 1_000_000n, totalBought: 20n * 1_000_000n, realizedPnl: 0n });
+    expect(p).toMatchObject({
+      size: 20n * 1_000_000n,
+      costBasis: 10n * 1_000_000n,
+      totalBought: 20n * 1_000_000n,
+      realizedPnl: 0n,
+    });
   });
 
   it('a sell realizes proceeds minus the average cost of the shares sold', () => {
     const p = emptyPosition('a', 'yes', 'm', 0);
     applyMovement(p, move(true, 20 * TOKEN, 10 * TOKEN)); // avg 0.50
     applyMovement(p, move(false, 5 * TOKEN, 3.5 * TOKEN)); // sold at 0.70
-    expect(p).toMatchObject({ size: 15_000_000n, costBasis: 7_500_000n, realizedPnl: 1_000_000n, closedCost: 2_500_000n });
+    expect(p).toMatchObject({
+      size: 15_000_000n,
+      costBasis: 7_500_000n,
+      realizedPnl: 1_000_000n,
+      closedCost: 2_500_000n,
+    });
   });
 
   it('rounds the removed cost down and never loses a base unit of cost', () => {

@@ -59,7 +59,10 @@ export function applyMovement(position: Position, movement: TokenMovement): void
 }
 
 /** Applies `movements` in order to the positions in `current` (created when missing). */
-export function foldPositions(current: Map<string, Position>, movements: readonly TokenMovement[]): Map<string, Position> {
+export function foldPositions(
+  current: Map<string, Position>,
+  movements: readonly TokenMovement[],
+): Map<string, Position> {
   for (const movement of movements) {
     const key = positionKey(movement.address, movement.asset);
     let position = current.get(key);

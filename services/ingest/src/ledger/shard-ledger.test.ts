@@ -29,15 +29,21 @@ async function run(now: number, commands: Parameters<EngineShard['batch']>[1]): 
 
 /** Every (address, asset) the risk book and the ledger know, with both totals. */
 async function compareWithRiskBook(book: EngineShard, addresses: string[], markets: TestMarket[]): Promise<void> {
-  const rows = await db.sql<{ address: string; asset: string; amount: string }[]>`SELECT address, asset, amount::text FROM balances`;
+  const rows = await db.sql<
+    { address: string; asset: string; amount: string }[]
+  >`SELECT address, asset, amount::text FROM balances`;
   const ledgerTotals = new Map(rows.map((r) => [`${r.address}|${r.asset}`, Number(r.amount)]));
   for (const address of addresses) {
     for (const asset of [COLLATERAL, ...markets.flatMap((m) => m.tokens)]) {
-      expect(ledgerTotals.get(`${address}|${asset}`) ?? 0, `${address} ${asset}`).toBe(book.risk.balance(address, asset).total);
+      expect(ledgerTotals.get(`${address}|${asset}`) ?? 0, `${address} ${asset}`).toBe(
+        book.risk.balance(address, asset).total,
+      );
     }
   }
   for (const m of markets) {
-    const [row] = await db.sql<{ locked: string }[]>`SELECT locked::text FROM market_collateral WHERE condition_id = ${m.conditionId}`;
+    const [row] = await db.sql<
+      { locked: string }[]
+    >`SELECT locked::text FROM market_collateral WHERE condition_id = ${m.conditionId}`;
     expect(Number(row?.locked ?? 0)).toBe(book.risk.lockedCollateral(m.conditionId));
   }
 }
@@ -59,32 +65,80 @@ afterAll(async () => {
 describe('a shard batch in the ledger', () => {
   it('a mint: both buyers pay their own price, get their token, and the pair locks one collateral', async () => {
     await run(1000, (ops) => {
-      ops.place({ id: 'alice-buy-yes', owner: 'alice', market, token: 0, side: Side.BUY, price: 40, size: 100 * TOKEN });
+      ops.place({
+        id: 'alice-buy-yes',
+        owner: 'alice',
+        market,
+        token: 0,
+        side: Side.BUY,
+        price: 40,
+        size: 100 * TOKEN,
+      });
       ops.place({ id: 'bob-buy-no', owner: 'bob', market, token: 1, side: Side.BUY, price: 62, size: 50 * TOKEN });
     });
     const [trade] = await db.sql`SELECT * FROM trades`;
-    expect(trade).toMatchObject({ trade_id: '3-3', taker_address: 'bob', asset_id: NO, side: 'BUY', size: '50000000', notional: '30000000', price: '0.600000', status: 'CONFIRMED' });
-    expect(await db.sql`SELECT maker_order_id, kind, maker_price::text, taker_price_ticks, maker_side FROM trade_fills`).toEqual([
-      { maker_order_id: 'alice-buy-yes', kind: 'mint', maker_price: '0.4000', taker_price_ticks: 60, maker_side: 'BUY' },
+    expect(trade).toMatchObject({
+      trade_id: '3-3',
+      taker_address: 'bob',
+      asset_id: NO,
+      side: 'BUY',
+      size: '50000000',
+      notional: '30000000',
+      price: '0.600000',
+      status: 'CONFIRMED',
+    });
+    expect(
+      await db.sql`SELECT maker_order_id, kind, maker_price::text, taker_price_ticks, maker_side FROM trade_fills`,
+    ).toEqual([
+      {
+        maker_order_id: 'alice-buy-yes',
+        kind: 'mint',
+        maker_price: '0.4000',
+        taker_price_ticks: 60,
+        maker_side: 'BUY',
+      },
     ]);
     expect(await db.sql`SELECT order_id, status, matched FROM orders ORDER BY order_id`).toEqual([
       { order_id: 'alice-buy-yes', status: 'live', matched: '50000000' },
       { order_id: 'bob-buy-no', status: 'matched', matched: '50000000' },
     ]);
-    expect(await db.sql`SELECT locked::text, minted::text FROM market_collateral`).toEqual([{ locked: '50000000', minted: '50000000' }]);
+    expect(await db.sql`SELECT locked::text, minted::text FROM market_collateral`).toEqual([
+      { locked: '50000000', minted: '50000000' },
+    ]);
     await compareWithRiskBook(shard, ['alice', 'bob'], [market]);
   });
 
   it('a transfer and an FAK remainder: the buyer pays the resting price, the rest is unmatched', async () => {
     await run(2000, (ops) => {
-      ops.place({ id: 'carol-sell-yes', owner: 'carol', market, token: 0, side: Side.SELL, price: 45, size: 30 * TOKEN });
-      ops.place({ id: 'dave-fak', owner: 'dave', market, token: 0, side: Side.BUY, price: 50, size: 40 * TOKEN, type: OrderType.FAK });
+      ops.place({
+        id: 'carol-sell-yes',
+        owner: 'carol',
+        market,
+        token: 0,
+        side: Side.SELL,
+        price: 45,
+        size: 30 * TOKEN,
+      });
+      ops.place({
+        id: 'dave-fak',
+        owner: 'dave',
+        market,
+        token: 0,
+        side: Side.BUY,
+        price: 50,
+        size: 40 * TOKEN,
+        type: OrderType.FAK,
+      });
     });
-    expect(await db.sql`SELECT order_id, status, matched, close_reason FROM orders WHERE owner IN ('carol', 'dave') ORDER BY order_id`).toEqual([
+    expect(
+      await db.sql`SELECT order_id, status, matched, close_reason FROM orders WHERE owner IN ('carol', 'dave') ORDER BY order_id`,
+    ).toEqual([
       { order_id: 'carol-sell-yes', status: 'matched', matched: '30000000', close_reason: null },
       { order_id: 'dave-fak', status: 'unmatched', matched: '30000000', close_reason: 'unfilled' },
     ]);
-    expect(await db.sql`SELECT cause, delta::text FROM ledger_entries WHERE address = 'dave' AND trade_id IS NOT NULL ORDER BY asset = 'collateral' DESC`).toEqual([
+    expect(
+      await db.sql`SELECT cause, delta::text FROM ledger_entries WHERE address = 'dave' AND trade_id IS NOT NULL ORDER BY asset = 'collateral' DESC`,
+    ).toEqual([
       { cause: 'trade', delta: '-13500000' }, // collateral: 30 × 0.45
       { cause: 'trade', delta: '30000000' },
     ]);
@@ -93,27 +147,72 @@ describe('a shard batch in the ledger', () => {
 
   it('a merge: both sellers are paid out of the locked collateral, and positions realize at average cost', async () => {
     await run(3000, (ops) => {
-      ops.place({ id: 'alice-sell-yes', owner: 'alice', market, token: 0, side: Side.SELL, price: 70, size: 20 * TOKEN });
+      ops.place({
+        id: 'alice-sell-yes',
+        owner: 'alice',
+        market,
+        token: 0,
+        side: Side.SELL,
+        price: 70,
+        size: 20 * TOKEN,
+      });
       ops.place({ id: 'bob-sell-no', owner: 'bob', market, token: 1, side: Side.SELL, price: 25, size: 20 * TOKEN });
     });
-    expect(await db.sql`SELECT kind FROM trade_fills WHERE trade_id = (SELECT trade_id FROM trades WHERE taker_order_id = 'bob-sell-no')`).toEqual([{ kind: 'merge' }]);
-    expect(await db.sql`SELECT locked::text, merged::text FROM market_collateral`).toEqual([{ locked: '30000000', merged: '20000000' }]);
-    const positions = await db.sql`SELECT address, asset, size, cost_basis, realized_pnl, closed_cost, total_bought FROM positions WHERE address IN ('alice', 'bob') ORDER BY address`;
+    expect(
+      await db.sql`SELECT kind FROM trade_fills WHERE trade_id = (SELECT trade_id FROM trades WHERE taker_order_id = 'bob-sell-no')`,
+    ).toEqual([{ kind: 'merge' }]);
+    expect(await db.sql`SELECT locked::text, merged::text FROM market_collateral`).toEqual([
+      { locked: '30000000', merged: '20000000' },
+    ]);
+    const positions =
+      await db.sql`SELECT address, asset, size, cost_basis, realized_pnl, closed_cost, total_bought FROM positions WHERE address IN ('alice', 'bob') ORDER BY address`;
     expect(positions).toEqual([
       // bought 50 at 0.40, sold 20 at 0.70: 14 − 8 realized
-      { address: 'alice', asset: YES, size: '30000000', cost_basis: '12000000', realized_pnl: '6000000', closed_cost: '8000000', total_bought: '50000000' },
+      {
+        address: 'alice',
+        asset: YES,
+        size: '30000000',
+        cost_basis: '12000000',
+        realized_pnl: '6000000',
+        closed_cost: '8000000',
+        total_bought: '50000000',
+      },
       // bought 50 at 0.60, merged 20 at 0.30: 6 − 12 realized
-      { address: 'bob', asset: NO, size: '30000000', cost_basis: '18000000', realized_pnl: '-6000000', closed_cost: '12000000', total_bought: '50000000' },
+      {
+        address: 'bob',
+        asset: NO,
+        size: '30000000',
+        cost_basis: '18000000',
+        realized_pnl: '-6000000',
+        closed_cost: '12000000',
+        total_bought: '50000000',
+      },
     ]);
     await compareWithRiskBook(shard, ['alice', 'bob', 'carol', 'dave'], [market]);
   });
 
   it('cancels and expiries close orders with their reason', async () => {
     await run(4000, (ops) => ops.cancel('alice-buy-yes'));
-    await run(5000, (ops) => ops.place({ id: 'dave-gtd', owner: 'dave', market, token: 1, side: Side.BUY, price: 30, size: 10 * TOKEN, type: OrderType.GTD, expiresAt: 5500 }));
-    expect(await db.sql`SELECT status, expires_at FROM orders WHERE order_id = 'dave-gtd'`).toEqual([{ status: 'live', expires_at: new Date(5500) }]);
+    await run(5000, (ops) =>
+      ops.place({
+        id: 'dave-gtd',
+        owner: 'dave',
+        market,
+        token: 1,
+        side: Side.BUY,
+        price: 30,
+        size: 10 * TOKEN,
+        type: OrderType.GTD,
+        expiresAt: 5500,
+      }),
+    );
+    expect(await db.sql`SELECT status, expires_at FROM orders WHERE order_id = 'dave-gtd'`).toEqual([
+      { status: 'live', expires_at: new Date(5500) },
+    ]);
     await run(6000, (ops) => ops.expire());
-    expect(await db.sql`SELECT order_id, status, close_reason, matched FROM orders WHERE order_id IN ('alice-buy-yes', 'dave-gtd') ORDER BY order_id`).toEqual([
+    expect(
+      await db.sql`SELECT order_id, status, close_reason, matched FROM orders WHERE order_id IN ('alice-buy-yes', 'dave-gtd') ORDER BY order_id`,
+    ).toEqual([
       { order_id: 'alice-buy-yes', status: 'cancelled', close_reason: 'user', matched: '50000000' },
       { order_id: 'dave-gtd', status: 'expired', close_reason: 'expired', matched: '0' },
     ]);
@@ -122,14 +221,21 @@ describe('a shard batch in the ledger', () => {
   });
 
   it('records the midpoint after each batch that moved it, and only then', async () => {
-    const mids = () => db.sql<{ bid_ticks: number; ask_ticks: number }[]>`SELECT bid_ticks, ask_ticks FROM midpoint_changes ORDER BY seq`;
+    const mids = () =>
+      db.sql<
+        { bid_ticks: number; ask_ticks: number }[]
+      >`SELECT bid_ticks, ask_ticks FROM midpoint_changes ORDER BY seq`;
     expect(await mids()).toEqual([]); // so far no batch ended with both sides of the book
     await run(6100, (ops) => {
       ops.place({ id: 'carol-ask', owner: 'carol', market, token: 0, side: Side.SELL, price: 80, size: 10 * TOKEN });
       ops.place({ id: 'dave-bid', owner: 'dave', market, token: 0, side: Side.BUY, price: 20, size: 10 * TOKEN });
     });
-    await run(6200, (ops) => ops.place({ id: 'dave-no-bid', owner: 'dave', market, token: 1, side: Side.BUY, price: 10, size: 10 * TOKEN })); // behind: YES ask 0.90
-    await run(6300, (ops) => ops.place({ id: 'dave-bid-2', owner: 'dave', market, token: 0, side: Side.BUY, price: 30, size: 10 * TOKEN }));
+    await run(6200, (ops) =>
+      ops.place({ id: 'dave-no-bid', owner: 'dave', market, token: 1, side: Side.BUY, price: 10, size: 10 * TOKEN }),
+    ); // behind: YES ask 0.90
+    await run(6300, (ops) =>
+      ops.place({ id: 'dave-bid-2', owner: 'dave', market, token: 0, side: Side.BUY, price: 30, size: 10 * TOKEN }),
+    );
     expect(await mids()).toEqual([
       { bid_ticks: 20, ask_ticks: 80 },
       { bid_ticks: 30, ask_ticks: 80 },
@@ -149,18 +255,27 @@ describe("a position's running totals", () => {
                  VALUES ('frank', ${big.tokens[0]}, ${big.conditionId}, 0, ${nearMax.toString()}, ${nearMax.toString()}, ${nearMax.toString()})`;
     await run(6400, (ops) => {
       ops.place({ id: 'erin-ask', owner: 'erin', market: big, token: 0, side: Side.SELL, price: 50, size: 10 * TOKEN });
-      ops.place({ id: 'frank-bid', owner: 'frank', market: big, token: 0, side: Side.BUY, price: 50, size: 10 * TOKEN });
+      ops.place({
+        id: 'frank-bid',
+        owner: 'frank',
+        market: big,
+        token: 0,
+        side: Side.BUY,
+        price: 50,
+        size: 10 * TOKEN,
+      });
     });
-    expect(await db.sql`SELECT size::text, total_bought::text FROM positions WHERE address = 'frank' AND asset = ${big.tokens[0]}`).toEqual([
-      { size: String(10 * TOKEN), total_bought: String(nearMax + BigInt(10 * TOKEN)) },
-    ]);
+    expect(
+      await db.sql`SELECT size::text, total_bought::text FROM positions WHERE address = 'frank' AND asset = ${big.tokens[0]}`,
+    ).toEqual([{ size: String(10 * TOKEN), total_bought: String(nearMax + BigInt(10 * TOKEN)) }]);
     expect(await checkLedger(db.sql)).toEqual([]);
   });
 });
 
 describe('sequencing', () => {
   async function counts(): Promise<unknown> {
-    const [row] = await db.sql`SELECT (SELECT count(*) FROM orders) o, (SELECT count(*) FROM trades) t, (SELECT count(*) FROM ledger_entries) e,
+    const [row] =
+      await db.sql`SELECT (SELECT count(*) FROM orders) o, (SELECT count(*) FROM trades) t, (SELECT count(*) FROM ledger_entries) e,
                                       (SELECT sum(amount)::text FROM balances) b, (SELECT last_seq FROM shard_offsets WHERE shard = 3) s`;
     return row;
   }
@@ -173,18 +288,39 @@ describe('sequencing', () => {
 
   it('a batch that would leave a gap is refused and changes nothing', async () => {
     const before = await counts();
-    const job = shard.batch(7000, (ops) => ops.place({ id: 'skipped', owner: 'carol', market, token: 0, side: Side.SELL, price: 90, size: TOKEN }))!;
-    const later = shard.batch(7001, (ops) => ops.place({ id: 'after-gap', owner: 'carol', market, token: 0, side: Side.SELL, price: 91, size: TOKEN }))!;
-    expect(await ledger.apply(later)).toEqual({ kind: 'gap', lastSeq: job.fromSeq - 1, expected: job.fromSeq, got: later.fromSeq });
+    const job = shard.batch(7000, (ops) =>
+      ops.place({ id: 'skipped', owner: 'carol', market, token: 0, side: Side.SELL, price: 90, size: TOKEN }),
+    )!;
+    const later = shard.batch(7001, (ops) =>
+      ops.place({ id: 'after-gap', owner: 'carol', market, token: 0, side: Side.SELL, price: 91, size: TOKEN }),
+    )!;
+    expect(await ledger.apply(later)).toEqual({
+      kind: 'gap',
+      lastSeq: job.fromSeq - 1,
+      expected: job.fromSeq,
+      got: later.fromSeq,
+    });
     expect(await counts()).toEqual(before);
     // A batch overlapping the ledger's offset applies only its new events.
-    const overlapping: ShardJob = { ...later, fromSeq: jobs.at(-1)!.fromSeq, events: [...jobs.at(-1)!.events, ...job.events, ...later.events] };
-    expect(await ledger.apply(overlapping)).toMatchObject({ kind: 'applied', events: job.events.length + later.events.length });
-    expect(await db.sql`SELECT order_id FROM orders WHERE order_id IN ('skipped', 'after-gap') ORDER BY order_id`).toHaveLength(2);
+    const overlapping: ShardJob = {
+      ...later,
+      fromSeq: jobs.at(-1)!.fromSeq,
+      events: [...jobs.at(-1)!.events, ...job.events, ...later.events],
+    };
+    expect(await ledger.apply(overlapping)).toMatchObject({
+      kind: 'applied',
+      events: job.events.length + later.events.length,
+    });
+    expect(
+      await db.sql`SELECT order_id FROM orders WHERE order_id IN ('skipped', 'after-gap') ORDER BY order_id`,
+    ).toHaveLength(2);
   });
 
   it('a batch reusing sequence numbers for other events is refused loudly', async () => {
-    const impostor: ShardJob = { ...jobs[0]!, events: jobs[0]!.events.map((e) => (e.type === 'accepted' ? { ...e, orderId: `${e.orderId}-again` } : e)) };
+    const impostor: ShardJob = {
+      ...jobs[0]!,
+      events: jobs[0]!.events.map((e) => (e.type === 'accepted' ? { ...e, orderId: `${e.orderId}-again` } : e)),
+    };
     await expect(ledger.apply(impostor)).rejects.toBeInstanceOf(SequenceReuseError);
   });
 });
@@ -208,7 +344,7 @@ describe('random order flow over two markets', () => {
       seed = (seed + 0x6d2b79f5) | 0;
       let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return (((t ^ (t >>> 14)) >>> 0) % n);
+      return ((t ^ (t >>> 14)) >>> 0) % n;
     };
     const live: string[] = [];
     for (let batch = 0; batch < 60; batch++) {
@@ -235,9 +371,15 @@ describe('random order flow over two markets', () => {
       });
       if (job !== null) expect(await flowLedger.apply(job)).toMatchObject({ kind: 'applied' });
     }
-    const [{ trades }] = (await db.sql`SELECT count(*)::int AS trades FROM trades WHERE shard = 5`) as unknown as [{ trades: number }];
+    const [{ trades }] = (await db.sql`SELECT count(*)::int AS trades FROM trades WHERE shard = 5`) as unknown as [
+      { trades: number },
+    ];
     expect(trades).toBeGreaterThan(20);
-    expect(await db.sql`SELECT DISTINCT kind FROM trade_fills ORDER BY kind`).toEqual([{ kind: 'merge' }, { kind: 'mint' }, { kind: 'transfer' }]);
+    expect(await db.sql`SELECT DISTINCT kind FROM trade_fills ORDER BY kind`).toEqual([
+      { kind: 'merge' },
+      { kind: 'mint' },
+      { kind: 'transfer' },
+    ]);
     await compareWithRiskBook(flow, traders, [first, other]);
     expect(await checkLedger(db.sql)).toEqual([]);
   });

@@ -78,7 +78,9 @@ export class ShardLedger {
 
   /** The highest sequence number committed for this shard (0 before the first batch). */
   async lastSeq(): Promise<number> {
-    const [row] = await this.sql<{ last_seq: string }[]>`SELECT last_seq FROM shard_offsets WHERE shard = ${this.shard}`;
+    const [row] = await this.sql<
+      { last_seq: string }[]
+    >`SELECT last_seq FROM shard_offsets WHERE shard = ${this.shard}`;
     return row === undefined ? 0 : Number(row.last_seq);
   }
 
@@ -113,7 +115,8 @@ export class ShardLedger {
 
   private async applyNow(batches: readonly ShardJob[]): Promise<ApplyOutcome> {
     if (batches.length === 0) throw new Error('no batch to apply');
-    if (batches.some((b) => b.shard !== this.shard)) throw new Error(`a batch of another shard was handed to the ledger of shard ${this.shard}`);
+    if (batches.some((b) => b.shard !== this.shard))
+      throw new Error(`a batch of another shard was handed to the ledger of shard ${this.shard}`);
     const range = { fromSeq: batches[0]!.fromSeq, toSeq: Math.max(...batches.map((b) => b.toSeq)) };
     if (!this.trackerReady) await this.loadTracker();
     await this.markets.load(batches.flatMap((b) => b.events.map((e) => e.market)));
@@ -129,7 +132,8 @@ export class ShardLedger {
           await this.verifyReplay(tx, batches[0]!);
           return { kind: 'duplicate', lastSeq: last } as const;
         }
-        if (range.fromSeq > last + 1) return { kind: 'gap', lastSeq: last, expected: last + 1, got: range.fromSeq } as const;
+        if (range.fromSeq > last + 1)
+          return { kind: 'gap', lastSeq: last, expected: last + 1, got: range.fromSeq } as const;
         // Each event once, in sequence: what the ledger has is skipped, overlapping batches too.
         const events: ShardEvent[] = [];
         const midpoints: MidpointRow[] = [];
@@ -175,12 +179,19 @@ export class ShardLedger {
     const results = await Promise.all([...writes, keys.length > 0 ? lockPositions(tx, keys) : null]);
     const updated = results[1]?.count ?? 0;
     if (updated !== plan.orderUpdates.length) {
-      throw new Error(`shard ${this.shard}: ${plan.orderUpdates.length - updated} filled or closed orders are missing from the ledger`);
+      throw new Error(
+        `shard ${this.shard}: ${plan.orderUpdates.length - updated} filled or closed orders are missing from the ledger`,
+      );
     }
     const locked = (results[writes.length] ?? []) as Awaited<ReturnType<typeof lockPositions>>;
     const current = new Map<string, Position>();
-    for (const key of keys) current.set(positionKey(key.address, key.asset), emptyPosition(key.address, key.asset, key.market, key.token));
-    for (const row of locked) current.set(positionKey(row.address, row.asset), positionFromRow(row, current.get(positionKey(row.address, row.asset))!));
+    for (const key of keys)
+      current.set(positionKey(key.address, key.asset), emptyPosition(key.address, key.asset, key.market, key.token));
+    for (const row of locked)
+      current.set(
+        positionKey(row.address, row.asset),
+        positionFromRow(row, current.get(positionKey(row.address, row.asset))!),
+      );
     const positions = foldPositions(current, plan.movements);
     await Promise.all(
       [
@@ -196,13 +207,19 @@ export class ShardLedger {
   private async verifyReplay(tx: Tx, job: ShardJob): Promise<void> {
     for (const event of job.events) {
       if (event.type === 'accepted') {
-        const [row] = await tx<{ shard: number; accepted_seq: string }[]>`SELECT shard, accepted_seq FROM orders WHERE order_id = ${event.orderId}`;
-        if (row === undefined || row.shard !== this.shard || Number(row.accepted_seq) !== event.seq) throw this.reuse(job, `order ${event.orderId}`);
+        const [row] = await tx<
+          { shard: number; accepted_seq: string }[]
+        >`SELECT shard, accepted_seq FROM orders WHERE order_id = ${event.orderId}`;
+        if (row === undefined || row.shard !== this.shard || Number(row.accepted_seq) !== event.seq)
+          throw this.reuse(job, `order ${event.orderId}`);
         return;
       }
       if (event.type === 'trade') {
-        const [row] = await tx<{ taker_order_id: string }[]>`SELECT taker_order_id FROM trades WHERE trade_id = ${event.tradeId}`;
-        if (row === undefined || row.taker_order_id !== event.takerOrderId) throw this.reuse(job, `trade ${event.tradeId}`);
+        const [row] = await tx<
+          { taker_order_id: string }[]
+        >`SELECT taker_order_id FROM trades WHERE trade_id = ${event.tradeId}`;
+        if (row === undefined || row.taker_order_id !== event.takerOrderId)
+          throw this.reuse(job, `trade ${event.tradeId}`);
         return;
       }
     }

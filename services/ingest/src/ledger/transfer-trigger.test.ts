@@ -22,7 +22,9 @@ describe('a token withdrawal', () => {
     // As if the 3 shares had been bought for 10 base units.
     await db.sql`UPDATE positions SET cost_basis = 10 WHERE address = 'erin' AND asset = ${YES}`;
     await deposit(db.sql, 'erin', YES, -2); // its share: 10 × 2 / 3 = 6.67, taken as 6
-    const [position] = await db.sql<{ size: string; cost_basis: string }[]>`SELECT size::text, cost_basis::text FROM positions WHERE address = 'erin' AND asset = ${YES}`;
+    const [position] = await db.sql<
+      { size: string; cost_basis: string }[]
+    >`SELECT size::text, cost_basis::text FROM positions WHERE address = 'erin' AND asset = ${YES}`;
     expect(position).toEqual({ size: '1', cost_basis: '4' });
   });
 });

@@ -14,7 +14,8 @@ function fakeLedger(poison = new Set<number>(), gapWaitMs = 20) {
   const state = { last: 0, transactions: [] as [number, number][] };
   const ledger = { knownLastSeq: async () => state.last } as unknown as ShardLedger;
   const apply = async (batches: ShardJob[]): Promise<ApplyOutcome> => {
-    if (batches.some((b) => poison.has(b.fromSeq))) throw new Error(`batch ${batches.find((b) => poison.has(b.fromSeq))!.fromSeq} is poison`);
+    if (batches.some((b) => poison.has(b.fromSeq)))
+      throw new Error(`batch ${batches.find((b) => poison.has(b.fromSeq))!.fromSeq} is poison`);
     const from = batches[0]!.fromSeq;
     const to = Math.max(...batches.map((b) => b.toSeq));
     if (to <= state.last) return { kind: 'duplicate', lastSeq: state.last };
@@ -44,7 +45,9 @@ describe('GroupCommitter', () => {
 
   it('fails a faulty batch alone; what follows it waits for it as a gap', async () => {
     const { state, committer } = fakeLedger(new Set([4]));
-    const results = await Promise.allSettled([batch(1, 3), batch(4, 6), batch(7, 9)].map((job) => committer.submit(job)));
+    const results = await Promise.allSettled(
+      [batch(1, 3), batch(4, 6), batch(7, 9)].map((job) => committer.submit(job)),
+    );
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value.kind : (r.reason as Error).message))).toEqual([
       'applied',
       'batch 4 is poison',

@@ -84,7 +84,10 @@ export class ShardConsumer {
 
   constructor(private readonly options: ShardConsumerOptions) {
     this.shard = options.ledger.shard;
-    this.queue = new Queue<ShardJob>(shardQueueName(this.shard), { connection: options.connection, prefix: options.prefix });
+    this.queue = new Queue<ShardJob>(shardQueueName(this.shard), {
+      connection: options.connection,
+      prefix: options.prefix,
+    });
     this.log = options.log ?? ((message) => console.error(`ingest: ${message}`));
     this.committer = new GroupCommitter({
       ledger: options.ledger,
@@ -192,12 +195,15 @@ export class ShardConsumer {
       try {
         outcome = await this.applyPatiently(job.data);
       } catch (error) {
-        this.log(`shard ${this.shard}: heal stopped at batch ${job.data.fromSeq}..${job.data.toSeq}: ${(error as Error).message}`);
+        this.log(
+          `shard ${this.shard}: heal stopped at batch ${job.data.fromSeq}..${job.data.toSeq}: ${(error as Error).message}`,
+        );
         return;
       }
       if (outcome.kind === 'gap') return;
       if (await job.isFailed()) {
-        if (outcome.kind === 'applied') this.committed(job, { kind: 'applied', events: outcome.events, trades: outcome.trades });
+        if (outcome.kind === 'applied')
+          this.committed(job, { kind: 'applied', events: outcome.events, trades: outcome.trades });
         await job.remove().catch(() => undefined);
       }
     }

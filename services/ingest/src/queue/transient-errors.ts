@@ -21,7 +21,11 @@ const TRANSIENT_CODES = new Set([
  * resources, 55P03 lock not available, 57P01–57P03 the server shutting down or starting.
  */
 function transientSqlState(code: string): boolean {
-  return code.startsWith('08') || code.startsWith('53') || ['40001', '40P01', '55P03', '57P01', '57P02', '57P03'].includes(code);
+  return (
+    code.startsWith('08') ||
+    code.startsWith('53') ||
+    ['40001', '40P01', '55P03', '57P01', '57P02', '57P03'].includes(code)
+  );
 }
 
 export function isTransient(error: unknown): boolean {

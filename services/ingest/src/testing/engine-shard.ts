@@ -3,7 +3,15 @@
 // and optionally mirrors them into a RiskBook (reserve on place, settle on trade, release on
 // close) so tests can compare the SQL ledger with the in-memory one.
 
-import { MatchingEngine, OrderType, Side, type EngineEvent, type PlaceResult, type TickSize, type TokenIndex } from '@pmx/matching';
+import {
+  MatchingEngine,
+  OrderType,
+  Side,
+  type EngineEvent,
+  type PlaceResult,
+  type TickSize,
+  type TokenIndex,
+} from '@pmx/matching';
 import { COLLATERAL, RiskBook, settleTrade } from '@pmx/risk';
 import type { ShardEvent, ShardJob } from '@pmx/events';
 
@@ -86,7 +94,15 @@ export class EngineShard {
     run({
       place: (spec) => {
         const asset = spec.side === Side.BUY ? COLLATERAL : spec.market.tokens[spec.token];
-        if (this.risk.reserveOrder(spec.id, spec.owner, asset, { side: spec.side, price: spec.price, size: spec.size, ticksPerUnit: spec.market.ticksPerUnit }) !== 'ok') throw new Error(`${spec.owner} cannot cover order ${spec.id}`);
+        if (
+          this.risk.reserveOrder(spec.id, spec.owner, asset, {
+            side: spec.side,
+            price: spec.price,
+            size: spec.size,
+            ticksPerUnit: spec.market.ticksPerUnit,
+          }) !== 'ok'
+        )
+          throw new Error(`${spec.owner} cannot cover order ${spec.id}`);
         const result = this.engine.place(
           {
             market: this.engine.marketIndex(spec.market.conditionId)!,
@@ -102,7 +118,11 @@ export class EngineShard {
           now,
         );
         if (result.ok) {
-          this.signed.set(spec.id, { ownerKey: spec.ownerKey ?? '', builder: spec.builder ?? NO_BUILDER, signedAt: spec.signedAt ?? 0 });
+          this.signed.set(spec.id, {
+            ownerKey: spec.ownerKey ?? '',
+            builder: spec.builder ?? NO_BUILDER,
+            signedAt: spec.signedAt ?? 0,
+          });
           this.engineIds.set(spec.id, result.orderId);
           this.externalIds.set(result.orderId, spec.id);
         } else {
@@ -129,7 +149,10 @@ export class EngineShard {
   private settle(events: ShardEvent[]): void {
     for (const event of events) {
       if (event.type === 'trade') {
-        settleTrade(this.risk, this.risk.market(event.market)!, event, (orderId, owner) => ({ orderId, address: owner }));
+        settleTrade(this.risk, this.risk.market(event.market)!, event, (orderId, owner) => ({
+          orderId,
+          address: owner,
+        }));
       } else if (event.type === 'cancelled' || event.type === 'expired') {
         this.risk.release(event.orderId);
       }
@@ -156,7 +179,11 @@ export class EngineShard {
           market,
           takerOrderId: this.external(event.takerOrderId),
           takerOwner: this.owners[event.takerOwner]!,
-          fills: event.fills.map((f) => ({ ...f, makerOrderId: this.external(f.makerOrderId), makerOwner: this.owners[f.makerOwner]! })),
+          fills: event.fills.map((f) => ({
+            ...f,
+            makerOrderId: this.external(f.makerOrderId),
+            makerOwner: this.owners[f.makerOwner]!,
+          })),
         };
       case 'cancelled':
       case 'expired':

@@ -9,7 +9,9 @@ import type { EngineShard, TestMarket } from './engine-shard.ts';
 export const TOKEN = 1_000_000;
 
 function digits(seed: string): string {
-  return BigInt(`0x${createHash('sha256').update(seed).digest('hex')}`).toString().slice(0, 40);
+  return BigInt(`0x${createHash('sha256').update(seed).digest('hex')}`)
+    .toString()
+    .slice(0, 40);
 }
 
 export function testMarket(name: string, tickSize: TickSize = '0.01'): TestMarket {
@@ -31,14 +33,25 @@ export async function insertMarket(sql: Sql, market: TestMarket, shard?: EngineS
 }
 
 /** An operator deposit (negative: withdrawal), as the front end records it. */
-export async function deposit(sql: Sql, address: string, asset: string, amount: number, shard?: EngineShard): Promise<void> {
+export async function deposit(
+  sql: Sql,
+  address: string,
+  asset: string,
+  amount: number,
+  shard?: EngineShard,
+): Promise<void> {
   await sql`INSERT INTO operator_transfers (address, asset, amount) VALUES (${address}, ${asset}, ${amount})`;
   if (shard === undefined) return;
   if (amount >= 0) shard.risk.credit(address, asset, amount);
-  else if (!shard.risk.debit(address, asset, -amount)) throw new Error(`${address} cannot withdraw ${-amount} ${asset}`);
+  else if (!shard.risk.debit(address, asset, -amount))
+    throw new Error(`${address} cannot withdraw ${-amount} ${asset}`);
 }
 
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
