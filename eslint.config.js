@@ -12,8 +12,14 @@ export default tseslint.config(
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
     rules: {
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
       complexity: ['warn', 15],
+      // Route<any> and RequestContext<any> are how the HTTP layer holds routes of any locals, and
+      // tests read JSON bodies as any; strict TypeScript covers the rest.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // The HTTP layer refuses NUL and other control characters with regular expressions on purpose.
+      'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },

@@ -57,7 +57,7 @@ export function walletAuth(options: AuthOptions & { chainId: number }): Hook<Wal
     const nonce = ctx.header('SVC_NONCE') || '0';
     if (!/^\d{1,78}$/.test(nonce)) throw new HttpError(401, 'SVC_NONCE must be a non-negative integer');
     if (BigInt(nonce) > MAX_UINT256) throw new HttpError(401, 'SVC_NONCE must be at most 2^256 - 1 (a uint256)');
-    let valid = false;
+    let valid: boolean;
     try {
       valid = verifyClobAuth({ address, timestamp, nonce, chainId: options.chainId, signature });
     } catch {

@@ -8,7 +8,7 @@ export type Sql = postgres.Sql;
 /** The `sql` of a transaction (`sql.begin(async (tx) => …)`). */
 export type TransactionSql = postgres.TransactionSql;
 /** Every `postgres` option except where to connect, which comes from the URL. */
-export type PostgresOptions = Omit<postgres.Options<{}>, 'host' | 'port' | 'path'>;
+export type PostgresOptions = Omit<postgres.Options<Record<string, never>>, 'host' | 'port' | 'path'>;
 
 /** Host and port of a single-host postgres:// URL (defaults: localhost, 5432). */
 export function postgresEndpoint(url: string): { host: string; port: number } {
@@ -34,7 +34,7 @@ export function connectPostgres(url: string, opts: PostgresOptions = {}): Sql {
   const { host, port } = postgresEndpoint(url);
   // `socket` is supported by the driver (a function returning a connected-or-connecting
   // net.Socket) but missing from its type definitions, hence the widened object.
-  const options: postgres.Options<{}> & { socket: () => net.Socket } = {
+  const options: postgres.Options<Record<string, never>> & { socket: () => net.Socket } = {
     onnotice: () => {},
     ...opts,
     socket: () => net.connect({ host, port, noDelay: true }),

@@ -144,7 +144,6 @@ describe('serve', () => {
       port: 0,
       headerCompat: true,
     });
-    let closing: Promise<void> | undefined;
     // A bot that sends its next order as soon as it reads an answer, the stop beginning meanwhile.
     const backToBack = new Promise<string>((resolve) => {
       const socket = net.connect(served.port, '127.0.0.1', () => socket.write(order));
@@ -170,7 +169,7 @@ describe('serve', () => {
       socket.on('close', () => resolve(text));
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    closing = served.close({ graceMs: 2000 });
+    const closing = served.close({ graceMs: 2000 });
     const [first, second] = await Promise.all([backToBack, crossing]);
     await closing;
     await new Promise((resolve) => setTimeout(resolve, 300));

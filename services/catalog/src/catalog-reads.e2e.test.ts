@@ -2,7 +2,7 @@
 // shapes, defaults, aliases, AND-combined filters, sorting, paging, creator scoping and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogHarness } from './testing/catalog-harness.ts';
-import { ALICE, ALICE_BASE, CAROL, idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
+import { idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
 
 let h: CatalogHarness;
 let ids: ReadFixture['ids'];

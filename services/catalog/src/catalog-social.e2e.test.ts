@@ -3,15 +3,14 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogHarness } from './testing/catalog-harness.ts';
-import { ALICE, ALICE_BASE, CAROL, idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
+import { ALICE, ALICE_BASE, idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
 
 let h: CatalogHarness;
 let ids: ReadFixture['ids'];
 let slugs: ReadFixture['slugs'];
-let ob: ReadFixture['ob'];
 
 beforeAll(async () => {
-  ({ h, ids, slugs, ob } = await seedReadCatalog());
+  ({ h, ids, slugs } = await seedReadCatalog());
 });
 
 afterAll(async () => {

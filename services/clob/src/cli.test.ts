@@ -69,7 +69,7 @@ describe('pmx', () => {
     for (const argv of [['--help'], ['-h'], ['help'], ['fund', '--help']]) {
       lines.length = 0;
       expect(await runCli(argv, ctx())).toBe(0);
-      expect(lines).toEqual([expect.stringMatching(/^usage:\n  pmx market create/)]);
+      expect(lines).toEqual([expect.stringMatching(/^usage:\n {2}pmx market create/)]);
     }
   });
 

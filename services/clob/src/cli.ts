@@ -159,6 +159,7 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
         if (!(error instanceof OutcomeUnknown)) throw error;
         throw new Error(
           `${error.message}\nthe ${command} may have been applied: run the same command with --idempotency-key ${key} to apply it at most once`,
+          { cause: error },
         );
       }
       return 0;

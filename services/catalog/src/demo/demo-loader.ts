@@ -8,7 +8,7 @@ import { RELOAD_PAYLOAD, CHANGE_CHANNEL } from '../store/change-set.ts';
 import type { DemoCatalog } from './demo-catalog.ts';
 
 /** Advisory-lock key of demo loads: the ASCII bytes of "pmxdemo". */
-const DEMO_LOCK_KEY = 0x706d7864656d6f;
+const DEMO_LOCK_KEY = BigInt('0x706d7864656d6f').toString();
 const MAX_PARAMETERS = 60_000;
 const MIN_ORDER_SIZE = 5_000_000;
 
@@ -64,7 +64,7 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
   };
   const probe = demo.events.slice(0, 20).map((e) => e.slug);
   return sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${DEMO_LOCK_KEY})`;
+    await tx`SELECT pg_advisory_xact_lock(${DEMO_LOCK_KEY}::bigint)`;
     const present = await tx`SELECT 1 FROM catalog_events WHERE slug = ANY(${probe}::text[]) LIMIT 1`;
     if (present.length > 0) return { loaded: false, counts };
     await tx`SET LOCAL pmx.catalog_notify = 'off'`;

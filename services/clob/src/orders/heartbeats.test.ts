@@ -130,7 +130,7 @@ describe('Heartbeats', () => {
   });
 
   it('answers a new switch only once it is stored; beats meanwhile share the outcome, a failed write arms nothing', async () => {
-    let now = 0;
+    const now = 0;
     const { store, saves } = controlledStore();
     const heartbeats = new Heartbeats(
       1000,
@@ -201,7 +201,7 @@ describe('Heartbeats', () => {
   });
 
   it("keeps a key's saves in order: a slow save of a disarmed switch cannot land over the next switch's row", async () => {
-    let now = 0;
+    const now = 0;
     const rows = new Map<string, string>();
     const pending: (() => void)[] = [];
     const store = {
