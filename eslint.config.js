@@ -27,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', '**/testing/**', 'test/**', 'bench/**'],
+    files: ['**/*.test.ts', '**/testing/**', '**/test/**', 'bench/**'],
     rules: { 'max-lines-per-function': 'off', complexity: 'off' },
   },
 );

@@ -3,8 +3,8 @@
 // catalog's own tests use a stand-in for the clob; this pins the two services' shared shape.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Trader, limit } from '@pmx/testkit';
-import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
-import { startCatalog, type CatalogHarness } from '../services/catalog/src/testing/catalog-harness.ts';
+import { startClob, type Harness } from '@pmx/clob/testing';
+import { startCatalog, type CatalogHarness } from '@pmx/catalog/testing';
 
 const USDC = 1_000_000n;
 let clob: Harness;

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { startIngest, type Ingest } from '@pmx/ingest';
 import { createTempDir, testkitConfig, type TempDir } from '@pmx/testkit';
-import { startClob, type Harness } from '../services/clob/src/testing/clob-harness.ts';
+import { startClob, type Harness } from '@pmx/clob/testing';
 
 export interface ClobWithIngest {
   h: Harness;

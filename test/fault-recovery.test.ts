@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '@pmx/ledger';
 import { Trader, limit } from '@pmx/testkit';
-import type { Harness } from '../services/clob/src/testing/clob-harness.ts';
-import { shardOf } from '../services/clob/src/shards/shard-set.ts';
+import type { Harness } from '@pmx/clob/testing';
+import { shardOf } from '@pmx/clob/testing';
 import { startClobWithIngest, type ClobWithIngest } from './clob-with-ingest.ts';
 
 const USDC = 1_000_000n;

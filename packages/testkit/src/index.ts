@@ -16,3 +16,4 @@ export {
 } from './trader.ts';
 export { cuttingRelay, relayTo, withCuttingLink, type CuttingRelay, type PgRelay } from './pg-relay.ts';
 export { holdingRelay, type HoldingRelay } from './holding-relay.ts';
+export { eventually } from './eventually.ts';

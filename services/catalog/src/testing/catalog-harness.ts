@@ -108,16 +108,3 @@ export async function startCatalog(
     },
   };
 }
-
-/** Polls until check passes (returns its value) or the time is up (rethrows its last failure). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000, everyMs = 5): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (performance.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
-  }
-}

@@ -1,7 +1,8 @@
 // Test-only: the small hand-built catalog the read tests share, created through the operator API
 // (comments straight in SQL, so they reach the projection through NOTIFY).
 import { expect } from 'vitest';
-import { eventually, startCatalog, type CatalogHarness } from './catalog-harness.ts';
+import { eventually } from '@pmx/testkit';
+import { startCatalog, type CatalogHarness } from './catalog-harness.ts';
 
 export const ALICE = '0x00000000000000000000000000000000000a11ce';
 export const ALICE_BASE = '0x00000000000000000000000000000000000ba5e0';

@@ -46,15 +46,3 @@ export async function deposit(
   else if (!shard.risk.debit(address, asset, -amount))
     throw new Error(`${address} cannot withdraw ${-amount} ${asset}`);
 }
-
-export async function eventually(
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -2,9 +2,10 @@
 // markets the clob trades and the catalog linked to them, a running catalog picks the whole load
 // up through one reload notification, and a second load changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoCatalog } from './demo/demo-catalog.ts';
-import { loadDemoCatalog } from './demo/demo-loader.ts';
-import { eventually, startCatalog, type CatalogHarness } from './testing/catalog-harness.ts';
+import { generateDemoCatalog } from '../src/demo/demo-catalog.ts';
+import { loadDemoCatalog } from '../src/demo/demo-loader.ts';
+import { eventually } from '@pmx/testkit';
+import { startCatalog, type CatalogHarness } from '../src/testing/catalog-harness.ts';
 
 let h: CatalogHarness;
 const demo = generateDemoCatalog({ seed: 42, scale: 0.05 });

@@ -2,7 +2,7 @@
 // midpoints, spreads, the market listing with cursors, health endpoints and rate limits.
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startClob, type Harness } from './testing/clob-harness.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;

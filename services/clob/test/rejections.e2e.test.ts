@@ -2,7 +2,7 @@
 // error shape, the real service's message — and the exchange still consistent afterwards.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectRejected, sharedScenario, type Scenario } from './testing/clob-harness.ts';
+import { expectRejected, sharedScenario, type Scenario } from '../src/testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;

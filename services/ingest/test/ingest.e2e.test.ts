@@ -18,16 +18,17 @@ import {
   type TempDir,
   type TestDatabase,
 } from '@pmx/testkit';
-import { startIngest, type Ingest } from './ingest.ts';
-import type { CommittedBatch } from './queue/shard-consumer.ts';
+import { startIngest, type Ingest } from '../src/ingest.ts';
+import type { CommittedBatch } from '../src/queue/shard-consumer.ts';
 import { candles } from '@pmx/ledger';
 import { checkLedger } from '@pmx/ledger';
 import { priceHistory } from '@pmx/ledger';
 import { recentTrades } from '@pmx/ledger';
 import { listTrades } from '@pmx/ledger';
 import { SHARD_JOB_NAME, shardQueueName, transactionHash, type ShardJob } from '@pmx/events';
-import { EngineShard } from './testing/engine-shard.ts';
-import { deposit, eventually, insertMarket, testMarket, TOKEN } from './testing/ledger-fixtures.ts';
+import { EngineShard } from '../src/testing/engine-shard.ts';
+import { eventually } from '@pmx/testkit';
+import { deposit, insertMarket, testMarket, TOKEN } from '../src/testing/ledger-fixtures.ts';
 
 const prefix = testRedisPrefix();
 const bullPrefix = prefix.slice(0, -1);

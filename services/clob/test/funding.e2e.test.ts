@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { COLLATERAL, RiskBook } from '@pmx/risk';
 import { createTestDatabase, cuttingRelay, type PgRelay, type TestDatabase } from '@pmx/testkit';
-import { readLedgerState } from '../recovery/ledger-state.ts';
-import { startClob } from '../testing/clob-harness.ts';
-import { Funding, Unsettled } from './funding.ts';
+import { readLedgerState } from '../src/recovery/ledger-state.ts';
+import { startClob } from '../src/testing/clob-harness.ts';
+import { Funding, Unsettled } from '../src/risk/funding.ts';
 
 const REFUSED = `0x${'bad'.padEnd(40, '0')}`;
 

@@ -1,8 +1,8 @@
 // Catalog reads of markets, events, series and tags against a real server over real Postgres:
 // shapes, defaults, aliases, AND-combined filters, sorting, paging, creator scoping and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogHarness } from './testing/catalog-harness.ts';
-import { idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
+import type { CatalogHarness } from '../src/testing/catalog-harness.ts';
+import { idsOf, seedReadCatalog, type ReadFixture } from '../src/testing/read-fixture.ts';
 
 let h: CatalogHarness;
 let ids: ReadFixture['ids'];

@@ -1,7 +1,7 @@
 // The heartbeat dead-man's switch on a real server: armed by a market maker's bot, kept alive,
 // and, once the bot goes silent, every open order of its API key cancelled and released.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startClob, type Harness } from './testing/clob-harness.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;

@@ -2,7 +2,8 @@
 // the comments of holders of the entity's markets, and comment profiles carry their positions in
 // those markets (from the ledger's positions table), each once, as the entity's links are now.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startCatalog, type CatalogHarness } from './testing/catalog-harness.ts';
+import { eventually } from '@pmx/testkit';
+import { startCatalog, type CatalogHarness } from '../src/testing/catalog-harness.ts';
 
 let h: CatalogHarness;
 

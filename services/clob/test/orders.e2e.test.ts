@@ -3,8 +3,8 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startClob, type Harness } from './testing/clob-harness.ts';
-import { ShardSet } from './shards/shard-set.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
+import { ShardSet } from '../src/shards/shard-set.ts';
 import { Piscina } from 'piscina';
 import { Trader, limit } from '@pmx/testkit';
 

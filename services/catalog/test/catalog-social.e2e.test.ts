@@ -2,8 +2,8 @@
 // server over real Postgres: shapes, filters, holders, and the contract's typed errors.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogHarness } from './testing/catalog-harness.ts';
-import { ALICE, ALICE_BASE, idsOf, seedReadCatalog, type ReadFixture } from './testing/read-fixture.ts';
+import type { CatalogHarness } from '../src/testing/catalog-harness.ts';
+import { ALICE, ALICE_BASE, idsOf, seedReadCatalog, type ReadFixture } from '../src/testing/read-fixture.ts';
 
 let h: CatalogHarness;
 let ids: ReadFixture['ids'];

@@ -8,7 +8,7 @@ import { AssetType, ClobClient, OrderType, Side } from '@polymarket/clob-client-
 import { createWalletClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClob, type Harness } from './testing/clob-harness.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
 
 const USDC = 1_000_000n;
 let h: Harness;

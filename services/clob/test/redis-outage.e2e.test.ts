@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { cleanupRedisPrefix, holdingRelay, limit, testkitConfig, Trader, type HoldingRelay } from '@pmx/testkit';
-import { startClob, type Harness } from './testing/clob-harness.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
 
 const USDC = 1_000_000n;
 let relay: HoldingRelay | undefined;

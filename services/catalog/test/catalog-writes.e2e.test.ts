@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer, type ListeningHttpServer, type Route } from '@pmx/http';
 import { newApiCredentials, signL2 } from '@pmx/signing';
-import { PriceFeed } from './projection/price-feed.ts';
-import { eventually, startCatalog, type CatalogHarness, type Reply } from './testing/catalog-harness.ts';
+import { PriceFeed } from '../src/projection/price-feed.ts';
+import { eventually } from '@pmx/testkit';
+import { startCatalog, type CatalogHarness, type Reply } from '../src/testing/catalog-harness.ts';
 
 let h: CatalogHarness;
 let clob: ListeningHttpServer;
@@ -72,6 +73,7 @@ async function msUntil(path: string, check: (reply: Reply) => boolean): Promise<
       if (!check(await h.get(path))) throw new Error(`${path} not updated yet`);
     },
     2000,
+    path,
     2,
   );
   return performance.now() - started;

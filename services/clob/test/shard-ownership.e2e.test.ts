@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStartFailure } from '@pmx/config';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { createTestDatabase, relayTo, testkitConfig } from '@pmx/testkit';
-import { createClobApp } from '../app.ts';
-import { loadClobConfig } from '../config.ts';
-import { startClob, type Harness } from '../testing/clob-harness.ts';
-import { ShardOwnership } from './shard-ownership.ts';
+import { createClobApp } from '../src/app.ts';
+import { loadClobConfig } from '../src/config.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
+import { ShardOwnership } from '../src/shards/shard-ownership.ts';
 
 let h: Harness;
 

@@ -3,7 +3,7 @@
 import { SignatureCheck, signL2 } from '@pmx/signing';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startClob, type Harness } from './testing/clob-harness.ts';
+import { startClob, type Harness } from '../src/testing/clob-harness.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 let h: Harness;
