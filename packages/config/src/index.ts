@@ -20,3 +20,4 @@ export { workerExecArgv } from './worker-exec-argv.ts';
 export { describeStartFailure, reportStartFailures, StartRefusal } from './start-failures.ts';
 export { handleStopSignals, type Stopper, type StopOptions } from './stop-signals.ts';
 export { throttledLog } from './throttled-log.ts';
+export { logger, setLogLevel, envLogLevel, LOG_LEVELS, type Logger, type LogLevel } from './logger.ts';

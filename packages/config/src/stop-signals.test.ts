@@ -26,8 +26,8 @@ describe('stop signals', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(closes).toBe(1);
     expect(s.exits).toEqual([0]);
-    expect(s.lines[0]).toBe('svc: SIGTERM, stopping');
-    expect(s.lines[1]).toMatch(/^svc: stopped in \d+ ms$/);
+    expect(s.lines[0]).toBe('SIGTERM, stopping');
+    expect(s.lines[1]).toMatch(/^stopped in \d+ ms$/);
   });
 
   it('exits at once on a second signal while a close hangs (a stalled database)', () => {
@@ -36,7 +36,7 @@ describe('stop signals', () => {
     expect(s.exits).toEqual([]);
     s.signals.emit('SIGINT');
     expect(s.exits).toEqual([1]);
-    expect(s.lines.at(-1)).toBe('svc: SIGINT again while stopping; exiting now');
+    expect(s.lines.at(-1)).toBe('SIGINT again while stopping; exiting now');
   });
 
   it('exits 1 when the close outlasts the deadline, and keeps a fault status over a signal', async () => {
@@ -44,7 +44,7 @@ describe('stop signals', () => {
     hung.signals.emit('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(hung.exits).toEqual([1]);
-    expect(hung.lines.at(-1)).toBe('svc: still stopping after 0 s; exiting without finishing');
+    expect(hung.lines.at(-1)).toBe('still stopping after 0 s; exiting without finishing');
 
     const faulted = service(async () => {});
     faulted.stopper.stop(70, 'fatal shard fault');
@@ -60,6 +60,6 @@ describe('stop signals', () => {
     s.signals.emit('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(s.exits).toEqual([1]);
-    expect(s.lines.at(-1)).toMatch(/^svc: stopping failed: Error: boom/);
+    expect(s.lines.at(-1)).toMatch(/^stopping failed: Error: boom/);
   });
 });

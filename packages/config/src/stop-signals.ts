@@ -1,12 +1,14 @@
 // How a service stops on SIGINT/SIGTERM, alike in every service: the first signal starts its
 // graceful close and says so; a second signal, or a close still running after the deadline, exits
-// at once and says why (a stop waiting on a stalled Postgres or a Redis that went away used to
-// hang, with further signals ignored); a finished close says how long it took.
+// at once and says why (a stop waiting on a stalled Postgres or a Redis that went away does not
+// hang the process); a finished close says how long it took.
+
+import { logger } from './logger.ts';
 
 export interface StopOptions {
   /** Longest a graceful close may take before the process exits 1 anyway; default 20 s. */
   deadlineMs?: number;
-  /** Where the lines go; default console.log, with the services' other lines. */
+  /** Where the lines go; default the service's log. */
   log?: (line: string) => void;
   /** How the process ends; default process.exit (replaced in tests). */
   exit?: (code: number) => void;
@@ -24,7 +26,7 @@ export interface Stopper {
 }
 
 export function handleStopSignals(service: string, close: () => Promise<void>, options: StopOptions = {}): Stopper {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logger(service).info(line));
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const deadlineMs = options.deadlineMs ?? 20_000;
   let exitCode = 0;
@@ -35,23 +37,21 @@ export function handleStopSignals(service: string, close: () => Promise<void>, o
       if (stopping) return;
       stopping = true;
       const started = performance.now();
-      log(`${service}: ${why}, stopping`);
+      log(`${why}, stopping`);
       const timer = setTimeout(() => {
-        log(`${service}: still stopping after ${Math.round(deadlineMs / 1000)} s; exiting without finishing`);
+        log(`still stopping after ${Math.round(deadlineMs / 1000)} s; exiting without finishing`);
         exit(exitCode || 1);
       }, deadlineMs);
       timer.unref();
       close().then(
         () => {
           clearTimeout(timer);
-          log(`${service}: stopped in ${Math.round(performance.now() - started)} ms`);
+          log(`stopped in ${Math.round(performance.now() - started)} ms`);
           exit(exitCode);
         },
         (error: unknown) => {
           clearTimeout(timer);
-          log(
-            `${service}: stopping failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-          );
+          log(`stopping failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           exit(exitCode || 1);
         },
       );
@@ -61,7 +61,7 @@ export function handleStopSignals(service: string, close: () => Promise<void>, o
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     signals.on(signal, () => {
       if (!stopping) return stopper.stop(0, signal);
-      log(`${service}: ${signal} again while stopping; exiting now`);
+      log(`${signal} again while stopping; exiting now`);
       exit(exitCode || 1);
     });
   }

@@ -13,6 +13,7 @@ import {
   type TemplatedApp,
   type us_listen_socket,
 } from './uws.ts';
+import { logger } from '@pmx/config';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -20,7 +21,7 @@ export const DEFAULT_CLOSE_GRACE_MS = 5_000;
 export interface HttpServerHooks<L extends Locals> {
   /** Run before every route's own hooks (e.g. a server-wide rate limit or IP allowlist). */
   before?: readonly Hook<L>[];
-  /** Where faults are logged; default console.error with the route. Never sent to the client. */
+  /** Where faults are logged; default the `http` log with the route. Never sent to the client. */
   onError?: ErrorLogger;
 }
 
@@ -92,7 +93,7 @@ const UWS_METHOD: Record<Method, 'get' | 'post' | 'del' | 'put' | 'patch'> = {
 };
 
 function logFault(error: unknown, route: Route<any>): void {
-  console.error(`[@pmx/http] ${route.method} ${route.path} failed:`, error);
+  logger('http').error({ err: error }, `${route.method} ${route.path} failed`);
 }
 
 /**

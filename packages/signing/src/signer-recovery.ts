@@ -8,6 +8,7 @@ import { nobleRecovery } from './noble-recovery.ts';
 import type { RecoveryBackend, RecoveryBackendName } from './recovery-backend.ts';
 import { parseSignatureInto } from './signature-parts.ts';
 import { SigningInputError } from './signing-input-error.ts';
+import { logger } from '@pmx/config';
 
 const nativeOrError = loadNativeRecovery();
 
@@ -24,12 +25,11 @@ export const signatureBackend: RecoveryBackendName = activeBackend.name;
 
 if (isMainThread) {
   if (nativeOrError instanceof Error) {
-    console.warn(
-      `[signing] native secp256k1 unavailable (${nativeOrError.message.split('\n')[0]}); using the pure-JS noble-curves backend`,
+    logger('signing').warn(
+      `native secp256k1 unavailable (${nativeOrError.message.split('\n')[0]}); using the pure-JS noble-curves backend`,
     );
   } else {
-    // stderr, with the other logs: a command line built on this prints its results alone on stdout.
-    console.error('[signing] signature recovery backend: native-secp256k1');
+    logger('signing').debug('signature recovery backend: native-secp256k1');
   }
 }
 

@@ -1,7 +1,17 @@
 // Everything the catalog reads from the environment, with defaults that run on a fresh machine
 // after infra/setup.sh. Nothing else in this service reads process.env.
 
-import { connectionSettings, envBool, envCorsOrigin, envInt, envOperatorKey, envString, type Env } from '@pmx/config';
+import {
+  connectionSettings,
+  type Env,
+  envBool,
+  envCorsOrigin,
+  envInt,
+  envLogLevel,
+  envOperatorKey,
+  envString,
+  type LogLevel,
+} from '@pmx/config';
 
 /** The longest period a Node timer takes (2^31 − 1 ms, ≈ 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -11,6 +21,8 @@ export { DEV_OPERATOR_KEY } from '@pmx/config';
 const PORT = { min: 0, max: 65_535 };
 
 export interface CatalogConfig {
+  /** Level of the service's log (PMX_LOG_LEVEL). */
+  logLevel: LogLevel;
   host: string;
   port: number;
   pgUrl: string;
@@ -42,6 +54,7 @@ export interface CatalogConfig {
 export function loadCatalogConfig(env: Env): CatalogConfig {
   const host = envString(env, 'PMX_CATALOG_HOST', '127.0.0.1');
   return {
+    logLevel: envLogLevel(env),
     host,
     port: envInt(env, 'PMX_CATALOG_PORT', 8081, PORT),
     pgUrl: connectionSettings(env).pgUrl,

@@ -2,21 +2,23 @@
 import { uwsIsNative } from '@pmx/http';
 import { createCatalogApp } from './app.ts';
 import { DEV_OPERATOR_KEY, loadCatalogConfig } from './config.ts';
-import { handleStopSignals, reportStartFailures } from '@pmx/config';
+import { handleStopSignals, logger, reportStartFailures, setLogLevel } from '@pmx/config';
 
 const running = reportStartFailures('catalog');
 
 const config = loadCatalogConfig(process.env);
+setLogLevel(config.logLevel);
+const log = logger('catalog');
 if (config.operatorKey === DEV_OPERATOR_KEY)
-  console.warn('catalog: PMX_OPERATOR_KEY is not set; using the development operator key');
-if (!uwsIsNative) console.warn('catalog: uWebSockets.js native build not loaded; running on its slow fallback');
+  log.warn('PMX_OPERATOR_KEY is not set; using the development operator key');
+if (!uwsIsNative) log.warn('uWebSockets.js native build not loaded; running on its slow fallback');
 const started = performance.now();
 const app = await createCatalogApp(config);
 const listening = await app.listen();
 const { state } = app.projection.view;
 running();
-console.log(
-  `catalog: listening on http://${listening.host}:${listening.port} ` +
+log.info(
+  `listening on http://${listening.host}:${listening.port} ` +
     `(${state.events.size} events, ${state.markets.size} markets, ${state.comments.size} comments loaded in ${Math.round(performance.now() - started)} ms)`,
 );
 

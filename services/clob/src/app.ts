@@ -35,6 +35,7 @@ import { ShardSet } from './shards/shard-set.ts';
 import { seedDemo } from './demo.ts';
 import { recoverShards } from './recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from './trading-core.ts';
+import { logger } from '@pmx/config';
 
 export interface ClobApp {
   core: TradingCore;
@@ -51,6 +52,7 @@ export interface ClobApp {
 }
 
 const HEARTBEAT_SWEEP_MS = 1000;
+const log = logger('clob');
 
 export async function createClobApp(config: ClobConfig, options: { sql?: Sql } = {}): Promise<ClobApp> {
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 8 });
@@ -62,7 +64,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   let ownership: ShardOwnership;
   try {
     ownership = await ShardOwnership.claim(sql, config.shards, (error) => {
-      console.error(`clob: FATAL: ${error.message}; trading halts (503)`);
+      log.fatal(`${error.message}; trading halts (503)`);
       core.halt(error.message);
       fatal(error);
     });
@@ -77,9 +79,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     stallMs: config.shardStallMs,
     onReply: (_shard, reply) => core.applyReply(reply),
     onFault: (shard, error) => {
-      console.error(
-        `clob: FATAL: shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger:`,
-        error,
+      log.fatal(
+        { err: error },
+        `shard ${shard}: this process's balances and books no longer follow the shard; trading halts (503) until a restart recovers from the ledger`,
       );
       core.halt(`shard ${shard}: ${error.message}`);
       fatal(error);
@@ -105,9 +107,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   await Promise.all([keys.load(), proxies.load()]);
   const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
   const follower =
-    ch === undefined
-      ? undefined
-      : new HistoryFollower({ sql, ch, log: (line) => console.error(`clob history: ${line}`) });
+    ch === undefined ? undefined : new HistoryFollower({ sql, ch, log: (line) => logger('clob.history').warn(line) });
   if (follower !== undefined) {
     await follower.start();
     await sql.listen('pmx_ledger', (payload) => {
@@ -147,10 +147,10 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const cancelKeyOrders = async (key: string, why: string): Promise<void> => {
     const result = await orders.cancelAll({ apiKey: key });
     const left = Object.keys(result.not_canceled).length;
-    console.log(`clob: API key ${key} ${why}: ${result.canceled.length} open orders cancelled`);
+    log.info(`API key ${key} ${why}: ${result.canceled.length} open orders cancelled`);
     if (left > 0)
-      console.warn(
-        `clob: API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`,
+      log.warn(
+        `API key ${key} ${why}: ${left} of its orders could not be cancelled (already closed, or trading halted): ${JSON.stringify(result.not_canceled)}`,
       );
   };
   /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
@@ -223,7 +223,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     if (!core.allReady(shards.count)) return;
     for (const { apiKey: key } of heartbeats.takeExpired()) {
       cancelKeyOrders(key, 'missed its heartbeat').catch((error: unknown) =>
-        console.error(`clob: cancelling the orders of API key ${key} after a missed heartbeat failed:`, error),
+        log.error({ err: error }, `cancelling the orders of API key ${key} after a missed heartbeat failed`),
       );
     }
   }, HEARTBEAT_SWEEP_MS);

@@ -9,14 +9,16 @@ import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '@
 import {
   ConfigError,
   connectionSettings,
+  type Env,
   envBool,
   envCorsOrigin,
   envInt,
   envList,
+  envLogLevel,
   envMatch,
   envOperatorKey,
   envString,
-  type Env,
+  type LogLevel,
 } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
@@ -24,6 +26,8 @@ export { DEV_OPERATOR_KEY } from '@pmx/config';
 const PORT = { min: 0, max: 65_535 };
 
 export interface ClobConfig {
+  /** Level of the service's log (PMX_LOG_LEVEL). */
+  logLevel: LogLevel;
   host: string;
   port: number;
   /** Where clients (and the `pmx` CLI) reach this service. */
@@ -99,6 +103,7 @@ export function loadClobConfig(env: Env): ClobConfig {
   const host = envString(env, 'PMX_CLOB_HOST', '127.0.0.1');
   const port = envInt(env, 'PMX_CLOB_PORT', 8080, PORT);
   return {
+    logLevel: envLogLevel(env),
     host,
     port,
     url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),

@@ -4,25 +4,27 @@ import { createClobApp } from './app.ts';
 import { RecoveryStopped } from './recovery/shard-recovery.ts';
 import { signatureBackend } from '@pmx/signing';
 import { uwsIsNative } from '@pmx/http';
-import { handleStopSignals, reportStartFailures } from '@pmx/config';
+import { handleStopSignals, logger, reportStartFailures, setLogLevel } from '@pmx/config';
 
 const running = reportStartFailures('clob');
 
 const config = loadClobConfig(process.env);
+setLogLevel(config.logLevel);
+const log = logger('clob');
 if (config.operatorKey === DEV_OPERATOR_KEY)
-  console.warn('clob: PMX_OPERATOR_KEY is not set; using the development operator key');
-if (!uwsIsNative) console.warn('clob: uWebSockets.js native build not loaded; running on its slow fallback');
+  log.warn('PMX_OPERATOR_KEY is not set; using the development operator key');
+if (!uwsIsNative) log.warn('uWebSockets.js native build not loaded; running on its slow fallback');
 const app = await createClobApp(config);
 const listening = await app.listen();
 app.ready.catch((error: unknown) => {
   if (error instanceof RecoveryStopped) return; // a stop while recovering: the stop exits
-  console.error('clob: recovery failed:', error);
+  log.fatal({ err: error }, 'recovery failed');
   process.exit(1);
 });
 const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
 running();
-console.log(
-  `clob: listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`,
+log.info(
+  `listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`,
 );
 
 // One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close
@@ -30,7 +32,7 @@ console.log(
 const stopper = handleStopSignals('clob', () => app.close());
 // Fail-stop: the events are in the shards' queues, so a restart rebuilds exactly what happened.
 void app.fatal.then(() => {
-  console.error('clob: exiting after a fatal shard fault; restart to recover from the ledger');
+  log.fatal('exiting after a fatal shard fault; restart to recover from the ledger');
   setTimeout(() => process.exit(70), 5000).unref();
   stopper.stop(70, 'fatal shard fault');
 });

@@ -172,9 +172,7 @@ describe('a transfer whose answer is lost after the commit', () => {
         (line) => lines.push(line),
       );
       await expect.poll(() => lines.length, { timeout: 8000 }).toBeGreaterThan(0);
-      expect(lines[0]).toBe(
-        `clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`,
-      );
+      expect(lines[0]).toBe(`recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`);
       // A stopped recovery's read gives up at its next turn (it used to go on taking the lock).
       const stop = new AbortController();
       const stopped = readLedgerState(

@@ -40,10 +40,10 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'no answer'> {
 describe('a hung Redis', () => {
   it('refuses new orders at once after PMX_SHARD_STALL_MS, and takes them again once Redis answers', async () => {
     const { h, relay, yes, alice } = await tradingThroughRelay({ PMX_SHARD_STALL_MS: '1000' });
-    // The shard thread's log reaches this process's stderr.
+    // The shard thread's log lines reach this process's standard output.
     const logged: string[] = [];
-    const stderr = vi
-      .spyOn(process.stderr, 'write')
+    const stdout = vi
+      .spyOn(process.stdout, 'write')
       .mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
     relay.hold();
     const first = alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) });
@@ -62,7 +62,7 @@ describe('a hung Redis', () => {
 
     relay.release();
     expect((await first).body).toMatchObject({ success: true, status: 'live' });
-    stderr.mockRestore();
+    stdout.mockRestore();
     // The append Redis did not answer within the stall time was logged, and tried again.
     expect(logged.join('')).toMatch(
       /shard 0: storing events \d+\.\.\d+ failed \(Command timed out\); the shard waits and tries again/,

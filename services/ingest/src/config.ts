@@ -2,9 +2,11 @@
 // infra/setup.sh. Nothing else in this service reads process.env.
 
 import { availableParallelism } from 'node:os';
-import { connectionSettings, envBool, envInt, type Env } from '@pmx/config';
+import { connectionSettings, type Env, envBool, envInt, envLogLevel, type LogLevel } from '@pmx/config';
 
 export interface IngestConfig {
+  /** Level of the service's log (PMX_LOG_LEVEL). */
+  logLevel: LogLevel;
   pgUrl: string;
   redisUrl: string;
   /** BullMQ prefix of the shard queues; the front end uses the same. */
@@ -30,6 +32,7 @@ export interface IngestConfig {
 export function loadIngestConfig(env: Env): IngestConfig {
   const connections = connectionSettings(env);
   return {
+    logLevel: envLogLevel(env),
     pgUrl: connections.pgUrl,
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,

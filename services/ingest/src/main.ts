@@ -6,15 +6,17 @@ import { connectPostgres } from '@pmx/db';
 import { Redis } from 'ioredis';
 import { loadIngestConfig } from './config.ts';
 import { startIngest } from './ingest.ts';
-import { handleStopSignals, reportConnectionErrors, reportStartFailures } from '@pmx/config';
+import { handleStopSignals, logger, reportConnectionErrors, reportStartFailures, setLogLevel } from '@pmx/config';
 
 const running = reportStartFailures('ingest');
 
 const config = loadIngestConfig(process.env);
+setLogLevel(config.logLevel);
+const log = logger('ingest');
 const sql = connectPostgres(config.pgUrl, { max: config.shards + 4 });
 const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
 const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-reportConnectionErrors(redis, 'ingest', config.redisUrl, (line) => console.error(line));
+reportConnectionErrors(redis, 'ingest', config.redisUrl, (line) => log.error(line));
 
 const ingest = await startIngest({
   sql,
@@ -29,10 +31,10 @@ const ingest = await startIngest({
 const historyTarget =
   ch === undefined ? 'copied by another process' : `in ${config.clickhouseUrl || config.clickhousePath}`;
 running();
-console.log(`ingest: consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
+log.info(`consuming ${config.shards} shard queues (prefix ${config.redisPrefix}), history ${historyTarget}`);
 
 handleStopSignals('ingest', async () => {
-  console.log('ingest: finishing the batches in hand');
+  log.info('finishing the batches in hand');
   try {
     await ingest.close();
   } finally {

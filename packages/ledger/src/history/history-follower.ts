@@ -10,6 +10,7 @@ import type { ClickHouseClient } from '@pmx/clickhouse';
 import type { Sql } from '@pmx/db';
 import { ensureHistorySchema, HISTORY_TABLES } from '../history-tables.ts';
 import { readHistoryRows } from './history-rows.ts';
+import { logger } from '@pmx/config';
 
 export interface HistoryFollowerOptions {
   sql: Sql;
@@ -38,7 +39,7 @@ export class HistoryFollower {
   private readonly log: (message: string) => void;
 
   constructor(private readonly options: HistoryFollowerOptions) {
-    this.log = options.log ?? ((message) => console.error(`ingest: ${message}`));
+    this.log = options.log ?? ((message) => logger('history').warn(message));
   }
 
   /** Creates the tables, learns how far ClickHouse is for each shard, and starts copying. */

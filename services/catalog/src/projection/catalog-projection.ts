@@ -25,6 +25,7 @@ import {
   mergeChanges,
   type ChangeSet,
 } from '../store/change-set.ts';
+import { logger } from '@pmx/config';
 
 const RETRY_MS = 500;
 const DEFAULT_RESPONSE_CACHE_ENTRIES = 256;
@@ -52,7 +53,7 @@ export class CatalogProjection {
   }
 
   private get log(): ProjectionLog {
-    return this.options.log ?? { error: (message, error) => console.error(`catalog: ${message}`, error ?? '') };
+    return this.options.log ?? { error: (message, error) => logger('catalog').error({ err: error }, message) };
   }
 
   private newView(state: CatalogState): CatalogView {

@@ -6,6 +6,7 @@ import type { Sql } from '@pmx/db';
 import type { CatalogProjection } from './catalog-projection.ts';
 import { PeriodicRefresh } from './periodic-refresh.ts';
 import { readAuthorPositions, type PositionRow } from '../store/positions-reads.ts';
+import { logger } from '@pmx/config';
 
 export interface PositionsFeedOptions {
   intervalMs: number;
@@ -24,7 +25,7 @@ export class PositionsFeed extends PeriodicRefresh {
   }
 
   protected async work(): Promise<void> {
-    const log = this.options.log ?? ((message: string) => console.warn(`catalog: ${message}`));
+    const log = this.options.log ?? ((message: string) => logger('catalog').warn(message));
     const state = this.projection.view.state;
     let rows: PositionRow[] | 'unavailable';
     try {

@@ -7,6 +7,7 @@
 
 import type { CatalogProjection } from './catalog-projection.ts';
 import { PeriodicRefresh } from './periodic-refresh.ts';
+import { logger } from '@pmx/config';
 
 const PAGE_LIMIT = 1000;
 const REQUEST_TIMEOUT_MS = 3000;
@@ -36,7 +37,7 @@ export class PriceFeed extends PeriodicRefresh {
   }
 
   protected async work(): Promise<void> {
-    const log = this.options.log ?? ((message: string) => console.warn(`catalog: ${message}`));
+    const log = this.options.log ?? ((message: string) => logger('catalog').warn(message));
     const fresh = new Map<string, string[]>();
     try {
       let cursor = 'MA==';

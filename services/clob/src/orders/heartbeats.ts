@@ -9,7 +9,7 @@
 // goes: a row left behind would arm again at a restart and cancel orders placed since, unarmed.
 
 import { randomUUID } from 'node:crypto';
-import { throttledLog } from '@pmx/config';
+import { throttledLog, logger } from '@pmx/config';
 import { OutcomeUnknown } from '@pmx/db';
 
 /**
@@ -64,7 +64,7 @@ export class Heartbeats {
      */
     private readonly now: () => number = () => performance.now(),
     private readonly store: SwitchStore = MEMORY_ONLY,
-    private readonly log: (line: string) => void = throttledLog((line) => console.error(line)),
+    private readonly log: (line: string) => void = throttledLog((line) => logger('clob.heartbeats').warn(line)),
   ) {}
 
   /** A heartbeat of `apiKey` carrying `id` ("" to arm, or after the switch fired). */
@@ -187,7 +187,7 @@ export class Heartbeats {
         (error: unknown) => {
           this.unremoved.set(fired, false);
           this.log(
-            `clob: forgetting the fired heartbeat switch of API key ${fired.apiKey} failed (tried again each second): ${(error as Error).message}`,
+            `forgetting the fired heartbeat switch of API key ${fired.apiKey} failed (tried again each second): ${(error as Error).message}`,
           );
         },
       );

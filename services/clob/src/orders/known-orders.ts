@@ -21,6 +21,7 @@
 import type { Sql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
 import { DeadlineHeap } from './deadline-heap.ts';
+import { logger } from '@pmx/config';
 
 export interface KnownOrdersOptions {
   /** How far (ms) an order's timestamp may be from now, either way, to be answered from memory. */
@@ -157,7 +158,7 @@ export class KnownOrders {
         found = await this.inLedger([...batch.keys()]);
       } catch (error) {
         // Unknown is not "new": the order is refused (retryable) rather than risk a replay.
-        console.error(`clob: order-id lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+        logger('clob').error(`order-id lookup failed: ${error instanceof Error ? error.message : String(error)}`);
         const unavailable = new HttpError(503, 'the order ledger is unavailable; retry shortly');
         for (const waiters of batch.values()) for (const w of waiters) w.reject(unavailable);
         continue;

@@ -5,6 +5,7 @@ import type { Sql, TransactionSql } from '@pmx/db';
 import { HttpError } from '@pmx/http';
 import { OrderType, Side } from '@pmx/matching';
 import type { ClosedStatus, OrderRecord } from './open-orders.ts';
+import { logger } from '@pmx/config';
 
 export type OrderStatusName = 'LIVE' | ClosedStatus;
 
@@ -25,7 +26,7 @@ export async function ledgerOrder(sql: Sql, orderId: string, ownerKey: string): 
   try {
     return await read(sql, orderId, ownerKey);
   } catch (error) {
-    console.error('[clob] GET /data/order: the ledger read failed:', error);
+    logger('clob').error({ err: error }, 'GET /data/order: the ledger read failed');
     throw new HttpError(503, 'the order ledger is unavailable; retry shortly');
   }
 }

@@ -14,6 +14,7 @@ import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order
 import type { KnownOrders } from './known-orders.ts';
 import { OrderLatency } from './order-latency.ts';
 import type { SignatureCheck } from '@pmx/signing';
+import { logger } from '@pmx/config';
 
 /** How far ahead of the server clock an order's own timestamp may be (or the replay window, if longer). */
 const MAX_CLOCK_AHEAD_MS = 10 * 60_000;
@@ -248,7 +249,7 @@ export class OrderService {
           });
         } catch (error) {
           // Each id is answered whatever happens to another's (a key's deletion reports what is left).
-          if (!(error instanceof HttpError)) console.error(`clob: cancel of ${orderId} failed:`, error);
+          if (!(error instanceof HttpError)) logger('clob').error({ err: error }, `cancel of ${orderId} failed`);
           outcome.not_canceled[orderId] =
             error instanceof HttpError ? error.message : 'internal server error: the cancel did not complete; retry';
           return;

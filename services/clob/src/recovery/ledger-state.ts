@@ -6,6 +6,7 @@ import type { Sql } from '@pmx/db';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { RestoredOrder } from '@pmx/events';
 import { tradeIdsOf } from '../orders/ledger-order.ts';
+import { logger } from '@pmx/config';
 
 export interface LedgerOrder extends RestoredOrder {
   ownerKey: string;
@@ -43,7 +44,7 @@ export async function readLedgerState(
   sql: Sql,
   ticksPerUnit: (market: string) => number | undefined,
   signedSince: number,
-  log: (line: string) => void = console.warn,
+  log: (line: string) => void = (line) => logger('clob.recovery').warn(line),
   signal?: AbortSignal,
 ): Promise<LedgerState> {
   for (;;) {
@@ -55,7 +56,7 @@ export async function readLedgerState(
       const holders = await sql<{ pid: number }[]>`
         SELECT DISTINCT pid FROM pg_locks WHERE relation = 'operator_transfers'::regclass AND granted AND mode = 'RowExclusiveLock'`;
       log(
-        `clob: recovery waits for writes to operator_transfers still open in Postgres (sessions ${holders.map((h) => h.pid).join(', ') || 'gone'})`,
+        `recovery waits for writes to operator_transfers still open in Postgres (sessions ${holders.map((h) => h.pid).join(', ') || 'gone'})`,
       );
     }
   }

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
-import { reportConnectionErrors } from '@pmx/config';
+import { reportConnectionErrors, logger } from '@pmx/config';
 import type { Sql } from '@pmx/db';
 import { Side } from '@pmx/matching';
 import type { KnownOrders } from '../orders/known-orders.ts';
@@ -66,7 +66,7 @@ async function drained(
     if (applied >= highest) return;
     if (Date.now() - reported > 5000) {
       reported = Date.now();
-      log(`clob: shard ${shard} waits for ingest: the ledger is at event ${applied}, the queue holds up to ${highest}`);
+      log(`shard ${shard} waits for ingest: the ledger is at event ${applied}, the queue holds up to ${highest}`);
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
@@ -85,13 +85,13 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 
 export async function recoverShards(options: RecoveryOptions): Promise<void> {
   const { sql, shards, core } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logger('clob.recovery').info(line));
   const { signal } = options;
   if (signal?.aborted) throw new RecoveryStopped();
   // One abort listener per shard's wait, and one here: not a leak past Node's default of 10.
   if (signal !== undefined) setMaxListeners(shards.count + 2, signal);
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  reportConnectionErrors(connection, 'clob: recovery', options.redisUrl, log);
+  reportConnectionErrors(connection, 'recovery', options.redisUrl, log);
   // Closing disconnects: commands waiting for an unreachable Redis then fail at once.
   const stop = () => connection.disconnect();
   signal?.addEventListener('abort', stop);
@@ -166,7 +166,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
         throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);
       for (const order of mine.filter((o) => uncovered.has(o.orderId))) {
         log(
-          `clob: the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`,
+          `the ledger's balances cannot cover open order ${order.orderId} of ${order.owner}; it is cancelled (reason "uncovered")`,
         );
         // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
         await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
@@ -175,7 +175,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
       // 2026-11-23, when the key's row went first).
       for (const order of mine.filter((o) => o.keyDeleted)) {
         log(
-          `clob: open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`,
+          `open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`,
         );
         await shards.submit(shard, {
           type: 'cancel',
@@ -189,7 +189,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
       await shards.submit(shard, { type: 'expire' });
       core.markReady(shard);
       log(
-        `clob: shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`,
+        `shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`,
       );
     }),
   );

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';
 import type { RiskBook } from '@pmx/risk';
 import { KeyedTurns } from '../keyed-turns.ts';
+import { logger } from '@pmx/config';
 
 export type TransferOutcome = 'applied' | 'replayed' | 'refused';
 
@@ -91,8 +92,8 @@ export class Funding {
       timer = setTimeout(() => {
         reject(new Unsettled(key, 'Postgres has not answered yet; the transfer goes on'));
         work.then(
-          (outcome) => this.log(`clob: transfer ${key}: settled late (${outcome})`),
-          (error: unknown) => this.log(`clob: transfer ${key}: failed late (${describe(error)})`),
+          (outcome) => this.log(`transfer ${key}: settled late (${outcome})`),
+          (error: unknown) => this.log(`transfer ${key}: failed late (${describe(error)})`),
         );
       }, settleMs);
     });
@@ -152,10 +153,10 @@ export class Funding {
         stopped: () => this.closed,
         onLost: (error) =>
           this.log(
-            `clob: transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`,
+            `transfer ${key} of ${signed} ${asset} for ${address}: the write's answer was lost (${describe(error)}); writing it again until Postgres answers (the amount is held meanwhile)`,
           ),
       });
-      if (resent) this.log(`clob: transfer ${key}: written`);
+      if (resent) this.log(`transfer ${key}: written`);
       return resent || value;
     } catch (error) {
       if (error instanceof OutcomeUnknown)
@@ -165,7 +166,8 @@ export class Funding {
   }
 
   private log(line: string): void {
-    (this.options.log ?? console.warn)(line);
+    if (this.options.log !== undefined) this.options.log(line);
+    else logger('clob.funding').warn(line);
   }
 
   /** Whether a transfer with this id is written; throws if it is another transfer. */

@@ -5,6 +5,7 @@ import { OutcomeUnknown } from '@pmx/db';
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import type { ApiKeyRecord, ApiKeyStore } from '@pmx/auth';
 import type { ApiKeyLocals, WalletLocals } from '@pmx/auth';
+import { logger } from '@pmx/config';
 
 const credentials = (record: ApiKeyRecord) => ({
   apiKey: record.apiKey,
@@ -93,7 +94,7 @@ export function authRoutes(
             );
           }
           // The store gave the key back: it still works, with the orders `clear` left; try again.
-          console.error(`[clob] DELETE /auth/api-key: deleting ${key} failed:`, error);
+          logger('clob').error({ err: error }, `DELETE /auth/api-key: deleting ${key} failed`);
           throw new HttpError(
             503,
             'the API key could not be deleted (the key store is unavailable); it still works: retry shortly',

@@ -11,6 +11,7 @@ import type { OpenOrders, OrderRecord } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
 import type { OrderService } from '../orders/order-service.ts';
 import { seqCursorPage } from './token-param.ts';
+import { logger } from '@pmx/config';
 
 const MAX_BATCH = 15;
 /** Ids per DELETE /orders, as the real service (duplicates are cancelled once). */
@@ -69,7 +70,7 @@ export function placeEach<T>(
 }
 
 function defaultLogFault(error: unknown): void {
-  console.error('[clob] POST /orders: an order failed:', error);
+  logger('clob').error({ err: error }, 'POST /orders: an order failed');
 }
 
 function wireOrder(order: OrderRecord, markets: MarketRegistry, status: OrderStatusName = 'LIVE') {

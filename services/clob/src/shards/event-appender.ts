@@ -11,6 +11,7 @@
 // that did reach Redis before its failure was reported is stored twice; ingest skips the copy
 // (its range is at or below what the ledger has applied).
 import type { ShardEvent, ShardJob } from '@pmx/events';
+import { logger } from '@pmx/config';
 
 export interface EventAppenderOptions {
   /** Waits before retry `attempt` (1, 2, …) of a failed append; default 100 ms doubling to 5 s. */
@@ -33,7 +34,7 @@ export class EventAppender {
     options: EventAppenderOptions = {},
   ) {
     this.retryDelayMs = options.retryDelayMs ?? ((attempt) => Math.min(5000, 100 * 2 ** (attempt - 1)));
-    this.log = options.log ?? ((line) => console.error(line));
+    this.log = options.log ?? ((line) => logger('clob.shards').warn(line));
   }
 
   /** Resolves once `events` (up to sequence `toSeq`) are stored; never rejects. */

@@ -15,7 +15,7 @@
 // very process) and halted trading; later versions let one hung query or take stop every check.
 
 import type { Sql } from '@pmx/db';
-import { StartRefusal } from '@pmx/config';
+import { StartRefusal, logger } from '@pmx/config';
 
 /** The advisory-lock class of shard ownership (`pmx` in ASCII); the shard is the second key. */
 const LOCK_CLASS = 0x706d78;
@@ -168,8 +168,8 @@ export class ShardOwnership {
       return;
     }
     this.held = taken;
-    console.error(
-      `clob: the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`,
+    logger('clob').warn(
+      `the Postgres session holding the shard locks was lost; took them again (${this.count} shards)`,
     );
   }
 

@@ -5,7 +5,7 @@
 // Each reply is handed to `onReply` (risk settlement, book cache) before callers are answered.
 
 import { Piscina } from 'piscina';
-import { workerExecArgv } from '@pmx/config';
+import { workerExecArgv, logger, type LogLevel } from '@pmx/config';
 import type { ShardBatch, ShardCommand, ShardReply, ShardResult } from '@pmx/events';
 import { HttpError } from '@pmx/http';
 import type { ShardWorkerData } from './shard-worker.ts';
@@ -91,6 +91,7 @@ export class ShardSet {
         redisUrl: options.redisUrl,
         redisPrefix: options.redisPrefix,
         stallMs: this.stallMs,
+        logLevel: logger('clob.shards').level as LogLevel,
       };
       return new Piscina({
         filename: new URL('./shard-worker.ts', import.meta.url).href,
@@ -200,13 +201,13 @@ export class ShardSet {
 
   private fault(shard: number, error: Error): void {
     if (this.options.onFault === undefined) {
-      console.error(`clob: shard ${shard} fault:`, error);
+      logger('clob.shards').error({ err: error }, `shard ${shard} fault`);
       return;
     }
     try {
       this.options.onFault(shard, error);
     } catch (thrown) {
-      console.error(`clob: shard ${shard} fault handler threw:`, thrown);
+      logger('clob.shards').error({ err: thrown }, `shard ${shard} fault handler threw`);
     }
   }
 

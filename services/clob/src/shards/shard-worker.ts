@@ -8,6 +8,7 @@ import { workerData } from 'node:worker_threads';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SHARD_JOB_NAME, shardQueueName, type ShardBatch, type ShardJob, type ShardReply } from '@pmx/events';
+import { setLogLevel, type LogLevel } from '@pmx/config';
 import { EventAppender } from './event-appender.ts';
 import { ShardHost } from './shard-host.ts';
 import { StoredEventsWatch } from './stored-events-watch.ts';
@@ -18,9 +19,12 @@ export interface ShardWorkerData {
   redisPrefix: string;
   /** How long an append may go unanswered before it is tried again (ShardSetOptions.stallMs). */
   stallMs: number;
+  /** The front end's log level, which this thread's log follows. */
+  logLevel: LogLevel;
 }
 
 const data = workerData as ShardWorkerData;
+setLogLevel(data.logLevel);
 const host = new ShardHost(data.shard);
 // An append Redis has not answered within the stall time fails and is tried again
 // (event-appender.ts), which logs it: without a timeout a hung Redis held the shard silently for

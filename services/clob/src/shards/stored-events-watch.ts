@@ -9,6 +9,7 @@
 //   use up job numbers in the emptied Redis first (found by a review).
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { logger } from '@pmx/config';
 
 export class StoredEventsWatch {
   /** Set once a loss is seen: what the shard's replies then carry as their fault. */
@@ -53,6 +54,6 @@ export class StoredEventsWatch {
   private loss(sign: string, fromSeq: number, toSeq: number): void {
     if (this.lost !== undefined) return;
     this.lost = `shard ${this.shard}: its Redis queue lost stored events (${sign}, at events ${fromSeq}..${toSeq}): orders acknowledged before may be gone from it, and ingest cannot fill the gap`;
-    console.error(`clob: FATAL: ${this.lost}`);
+    logger('clob.shards').fatal(this.lost);
   }
 }

@@ -12,6 +12,7 @@ import { throttledLog } from '@pmx/config';
 import { shardQueueName, type ShardJob } from '@pmx/events';
 import { GroupCommitter, type JobOutcome } from './group-commit.ts';
 import { isTransient } from './transient-errors.ts';
+import { logger } from '@pmx/config';
 
 export interface CommittedBatch {
   shard: number;
@@ -88,7 +89,7 @@ export class ShardConsumer {
       connection: options.connection,
       prefix: options.prefix,
     });
-    this.log = options.log ?? ((message) => console.error(`ingest: ${message}`));
+    this.log = options.log ?? ((message) => logger('ingest').warn(message));
     this.committer = new GroupCommitter({
       ledger: options.ledger,
       apply: (job) => this.applyPatiently(job),
