@@ -46,7 +46,7 @@ export function stealFigure(stealPct: number | undefined): number | string {
  * How this machine's idle vCPUs wait for work: the cpuidle driver and, for haltpoll (KVM guests),
  * how long an idle vCPU polls before it halts. The bench machine boots with 0: every wake-up of a
  * sleeping thread then resumes a halted vCPU, which makes a lone thread round trip ≈ 5× slower
- * than with the kernel's default of 200 µs (docs/trading-api.md, Bench). Undefined where sysfs
+ * than with the kernel's default of 200 µs (bench/README.md). Undefined where sysfs
  * does not say.
  */
 export function idlePolling(): { driver: string; guestHaltPollNs: number | undefined } | undefined {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings this machine, fresh or not, to where pmx runs and its tests pass: pnpm and the
 # dependencies, Postgres and Redis on loopback (installed with apt-get only when missing),
-# then the database migrations. Idempotent; needs no stdin. See docs/setup.md.
+# then the database migrations. Idempotent; needs no stdin. See README.md.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 

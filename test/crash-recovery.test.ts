@@ -1,5 +1,6 @@
-// Crash recovery across real processes (ARCHITECTURE §6): orders flow through the trading front
-// end while it and ingest are killed with SIGKILL at random points, several times, and restarted.
+// Crash recovery across real processes (docs/design/durability.md): orders flow through the
+// trading front end while it and ingest are killed with SIGKILL at random points, several times,
+// and restarted.
 // Afterwards every acknowledged order and trade is in Postgres exactly once, the books and
 // balances a restart rebuilds equal those before it, and the ledger balances and conserves.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -98,8 +98,8 @@ describe('the front end and the ledger part ways', () => {
     const wallet = alice.address.toLowerCase();
     const orphan = (await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     await ledgerStatus(orphan, 'live');
-    // What a crash right after the key's row went left before 2026-11-23 (the row went first,
-    // the cancels after): an order nobody could cancel, still on the book and holding funds.
+    // A key's row gone while its order is open, as a crash in the middle of a deletion can leave
+    // it: an order nobody can cancel, still on the book and holding funds.
     await h.sql`DELETE FROM api_keys WHERE api_key = ${alice.credentials!.apiKey}`;
 
     await h.restart();
@@ -213,7 +213,7 @@ describe('the front end and the ledger part ways', () => {
     await system.stopIngest();
     await alice.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) }); // queued, not in the ledger
     await h.restart({ waitReady: false });
-    // Closing used to wait for recovery, which waited for ingest: a SIGTERM never finished.
+    // Closing does not wait for recovery, which waits for ingest: a SIGTERM would never finish.
     const started = Date.now();
     await h.restart({ waitReady: false });
     expect(Date.now() - started).toBeLessThan(5000);

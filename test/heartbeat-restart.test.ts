@@ -42,7 +42,7 @@ describe('heartbeats across a restart', () => {
     await dead.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) });
     await alive.placeOrder({ tokenId: yes, ...limit('BUY', '0.41', 10) });
 
-    // Until 2026-11-24 a restart disarmed every switch: the dead bot's order stayed live for ever.
+    // A restart keeps every switch armed: disarmed, the dead bot's order would stay live for ever.
     await h.restart();
     for (const trader of [dead, alive]) trader.baseUrl = h.url;
     for (let i = 0; i < 10; i++) {

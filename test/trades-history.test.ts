@@ -63,7 +63,7 @@ describe('trades and history through the front end', () => {
       })
       .toBe(1);
     expect((await buyer.send('GET', `/trades?market=0x${conditionId.slice(2).toUpperCase()}`)).body).toHaveLength(1);
-    // A limit past 1000 is taken as 1000, as the 400 for a malformed one says (10000 was refused).
+    // A limit past 1000 is taken as 1000, as the 400 for a malformed one says (10000 is not refused).
     expect(await buyer.send('GET', `/trades?market=${conditionId}&limit=10000`)).toMatchObject({
       status: 200,
       body: [expect.anything()],
@@ -151,8 +151,8 @@ describe('trades and history through the front end', () => {
         .map((t) => `${t.id} ${t.type}`)
         .sort();
     const expected = { alice: [`${t1} TAKER`, `${t2} MAKER`].sort(), bob: [`${t1} MAKER`, `${t2} TAKER`].sort() };
-    // Until 2026-11-28 the proxy's whole history went to its signer of now, and a proxy the caller
-    // signs or signed for at any time made it the taker of any trade the proxy took.
+    // Each signer sees the proxy's trades of its own span only, and a proxy the caller signs or
+    // signed for makes it the taker only of trades the proxy took in that span.
     await expect
       .poll(async () => ({ alice: await seen(alice), bob: await seen(bob) }), { timeout: 15_000 })
       .toEqual(expected);

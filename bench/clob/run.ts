@@ -59,9 +59,8 @@ const TRADERS = Number(values.traders);
 const FUNDS = Math.min(1e15, Math.floor(Number.MAX_SAFE_INTEGER / (2 * TRADERS) / 1e6) * 1e6);
 const GET_ROUNDS = 3;
 // Single orders signed up front: 80,000 for the saturated runs, the rest for the paced run at half
-// the goal's rate, 9 s of a quarter of the ceiling: enough up to a ceiling of 26,000/s. (Until
-// 2026-11-24 it had 35,000, which ran out at any ceiling over 15,600/s; the shortfall was counted
-// as requests lost: the 7,669 "lost" of that morning's report.)
+// the goal's rate, 9 s of a quarter of the ceiling: enough up to a ceiling of 26,000/s. (Too few,
+// and the paced run runs out of orders: the shortfall would count as requests lost.)
 const SINGLES = 140_000;
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const DIRECT_PORT = PORT + 1000;
@@ -209,9 +208,9 @@ const redisMb: number[] = [];
 /**
  * Removes the events the shards queued since the last drain, as ingest would have consumed them
  * (no ingest runs here: it would take the same two cores). Called between timed phases, never in
- * one. Without it Redis held every event of the run, hundreds of MB by the paced runs, and forked
- * for its AOF rewrites and RDB saves in the middle of them (seen in its log on 2026-11-24): the
- * fork's copy and its child's writes took CPU from the very run whose p99 was being judged.
+ * one. Without it Redis holds every event of the run, hundreds of MB by the paced runs, and forks
+ * for its AOF rewrites and RDB saves in the middle of them (as its log shows): the fork's copy and
+ * its child's writes take CPU from the very run whose p99 is being judged.
  * `drain` removes waiting jobs only; each queue's job counter and the shard's mark stay, so the
  * server's check for a Redis that lost its data sees nothing amiss.
  */
@@ -271,9 +270,9 @@ try {
   const hop = await withSteal(() => threadRoundTrips());
   const hello = helloWorld();
   // The hello-world POST ceiling, through the same client, connections and distinct signed bodies
-  // as the orders (raw uWS: header names with '-', since it has no front). Until 2026-11-23 it was
-  // autocannon at 32 connections, which sent half as many: a ceiling that low would have flattered
-  // the ratio wherever it, not the signatures, was the lower one.
+  // as the orders (raw uWS: header names with '-', since it has no front). A client that sends
+  // fewer (autocannon at 32 connections sends half as many) would give a ceiling low enough to
+  // flatter the ratio wherever it, not the signatures, is the lower one.
   const hyphenated = singles.map((r) => ({
     ...r,
     path: '/hello',

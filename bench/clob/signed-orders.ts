@@ -147,9 +147,8 @@ export function orders(
 
 /**
  * `POST /orders` requests of 15 orders each, every batch signed and sent by one trader: the
- * server refuses an order whose signer is not the API key's address. (Until 2026-11-23 the orders
- * of a batch came from all eight traders, 13 of every 15 were refused, and the bench counted
- * them as placed.)
+ * server refuses an order whose signer is not the API key's address. (With a batch's orders from
+ * all eight traders, 13 of every 15 would be refused, and counted as placed.)
  */
 export function batchRequests(
   traders: BenchTrader[],

@@ -155,8 +155,8 @@ export class ApiKeyStore {
     this.deleted.add(apiKey);
     const run = (async () => {
       await first?.();
-      // Until Postgres answers (settledWrite): a lost answer gave the key back while its row was
-      // gone (listed nowhere, yet working until a restart).
+      // Until Postgres answers (settledWrite): a lost answer must not give the key back while its
+      // row is gone (listed nowhere, yet working until a restart).
       const { value: rows, resent } = await settledWrite(
         () => this.sql`DELETE FROM api_keys WHERE api_key = ${apiKey} RETURNING api_key`,
         { deadlineMs: this.settleMs },

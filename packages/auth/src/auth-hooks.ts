@@ -2,7 +2,7 @@
 // signature), level 2 (API key + HMAC of the raw request) and the operator's bearer token.
 // Each failure is a 401 in the simple shape that names the check that failed.
 // Header names: the contract's SVC_X (rewritten to SVC-X by the header-normalising front) and SVC-X
-// are both read (docs/trading-api.md).
+// are both read (docs/design/auth.md).
 
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, type Hook, type RequestContext } from '@pmx/http';

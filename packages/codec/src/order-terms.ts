@@ -1,5 +1,5 @@
 // Turns a signed order's amounts into engine terms: a limit price in ticks and a size in base
-// units (ARCHITECTURE §3). BUY: price = makerAmount / takerAmount, size = takerAmount.
+// units (docs/design/units-and-prices.md). BUY: price = makerAmount / takerAmount, size = takerAmount.
 // SELL: price = takerAmount / makerAmount, size = makerAmount.
 
 export const LOT = 10_000n;

@@ -16,7 +16,7 @@ describe('describeStartFailure', () => {
     expect(describeStartFailure(refused)).toBe(
       'cannot start: nothing answers at 127.0.0.1:5499 (ECONNREFUSED); is the server PMX_PG_URL, PMX_REDIS_URL or PMX_CLICKHOUSE_URL names there running and its address right? (infra/setup.sh starts Postgres and Redis)',
     );
-    // By its default port, the server is named (a ClickHouse server was blamed on Postgres).
+    // By its default port, the server is named (a ClickHouse server is not blamed on Postgres).
     const clickhouse = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), {
       code: 'ECONNREFUSED',
       address: '127.0.0.1',

@@ -1,7 +1,7 @@
 // How a service stops on SIGINT/SIGTERM, alike in every service: the first signal starts its
 // graceful close and says so; a second signal, or a close still running after the deadline, exits
-// at once and says why (a stop waiting on a stalled Postgres or a Redis that went away does not
-// hang the process); a finished close says how long it took.
+// at once and says why, so a stop waiting on a stalled Postgres or a Redis that went away cannot
+// hang; a finished close says how long it took.
 
 import { logger } from './logger.ts';
 

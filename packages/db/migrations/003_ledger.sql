@@ -1,4 +1,4 @@
--- The ledger written by services/ingest (docs/ingest.md): orders, trades and their maker fills,
+-- The ledger written by services/ingest (docs/reference/ledger.md): orders, trades and their maker fills,
 -- balances (the truth) with the ledger entries they are the sum of, positions, collateral locked
 -- per market, midpoint changes and each shard's last applied event sequence number.
 -- Addresses are lower-case; amounts are base units (6 decimals); prices are ticks of the order's

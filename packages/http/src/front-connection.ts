@@ -69,9 +69,8 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
   let closing: NodeJS.Timeout | undefined;
   /**
    * The front has ended the client's side: what the client still sends is read and dropped, never
-   * passed up, since its answer could not reach it. Until 2026-11-24 a request that crossed the
-   * front's end (a bot sending its next order as it read an answer, during a stop) was placed, and
-   * its client got no answer.
+   * passed up, since its answer could not reach it: a request that crosses the front's end (a bot
+   * sending its next order as it reads an answer, during a stop) would be placed unanswered.
    */
   let ended = false;
   const endClient = (last?: string | Buffer) => {
@@ -134,8 +133,8 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
   };
   /**
    * uWS times out a body with a length that stops coming (its timer runs 8–12 s) and closes
-   * without a word; the front answers 408 for it then, as for a late head. Until 2026-11-28 such a
-   * client got no answer (found by a fuzz review).
+   * without a word; the front answers 408 for it then, as for a late head, so the client is not
+   * left without an answer.
    */
   const upstreamGone = () => {
     if (
@@ -302,7 +301,7 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
       }
       // A body with a length not all here yet must keep coming: its idle time runs from now (no
       // timer for one that came whole with its head, as an order's does). Timed from its head, a
-      // steady upload longer than the idle time got 408 where uWS serves it (found by a review).
+      // steady upload longer than the idle time would get 408 where uWS serves it.
       if (!inHead && framing.kind === 'length' && forwardBody) {
         arrived();
         arriving();
@@ -316,15 +315,15 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
   // A client on the lanes only has no connection of its own for uWS to time out: the front does,
   // after the same idle time. One that has not taken an answer for that long (its socket's buffer
   // full, nothing written since) is cut off, as uWS cuts off a slow reader.
-  // Every idle spell, not the first only: `setTimeout`'s own callback is a once-listener, so until
-  // 2026-11-24 a client idle once (on its own connection, or while its answer was being made)
-  // could afterwards stop reading and be held for ever.
+  // Every idle spell, not the first only: `setTimeout`'s own callback is a once-listener, so with
+  // it a client idle once (on its own connection, or while its answer was being made) could
+  // afterwards stop reading and be held for ever.
   client.setTimeout(options.idleTimeoutMs);
   client.on('timeout', () => {
     if (client.writableLength > 0) client.destroy();
     // A request still arriving gets its 408 here: this timer and the request's deadline run out
-    // together when the request's first bytes came with the connection, and until 2026-11-28 this
-    // one, firing first, ended the connection without the answer (found by a fuzz review).
+    // together when the request's first bytes came with the connection, and this one, if it fires
+    // first, must not end the connection without the answer.
     else if (deadline !== undefined) late();
     else if (upstream === undefined && !awaiting) endClient();
   });
@@ -339,8 +338,8 @@ export function handle(client: net.Socket, options: FrontSettings, lanes: GetLan
   });
   // A client that ends its side (half-close, as `nc -N` or a script's shutdown(SHUT_WR) do) still
   // gets the answers to the requests it sent whole: the socket is half-open (allowHalfOpen), and
-  // the front ends its side after them. Until 2026-11-24 the socket ended with the client's side,
-  // so such a client never heard that its order was placed.
+  // the front ends its side after them: ending with the client's side, the socket would leave such
+  // a client never hearing that its order was placed.
   client.on('end', () => {
     clientEnded = true;
     finishEnded();

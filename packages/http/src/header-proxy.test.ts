@@ -154,9 +154,9 @@ describe('header proxy', () => {
   });
 
   it("takes no framing or forwarding header from a name spelled with '_' (a proxy in front would not know it)", () => {
-    // Behind a proxy that appended its own X-Forwarded-For, X_Forwarded_For used to land right of
-    // it, and a client chose the address it was counted under; Content_Length framed a body the
-    // proxy never saw (smuggling on a connection it shares between clients).
+    // Behind a proxy that appends its own X-Forwarded-For, an X_Forwarded_For taken as one would
+    // land right of it, and a client would choose the address it is counted under; Content_Length
+    // would frame a body the proxy never saw (smuggling on a connection it shares between clients).
     for (const header of [
       'X_Forwarded_For: 127.0.0.4',
       'Content_Length: 50',

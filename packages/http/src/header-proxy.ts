@@ -87,8 +87,8 @@ export function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderPro
         port: address.port,
         close: ({ graceMs = 0 } = {}) =>
           new Promise<void>((done) => {
-            // Until 2026-11-24 every client was dropped at once: one whose order was being placed
-            // got no answer, though the order went through.
+            // Clients are not dropped at once: one whose order is being placed would get no answer,
+            // though the order goes through.
             let timer: NodeJS.Timeout | undefined;
             let finished = false;
             const finish = () => {

@@ -98,7 +98,7 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
    * with a NUL character (`\u0000`) or a lone UTF-16 surrogate (`\ud800` unpaired) in a string
    * or key: no service can store them (Postgres text refuses a NUL, jsonb a lone surrogate, and
    * text would store it altered), so they are refused here once rather than as a 500 wherever they
-   * would land (a lone surrogate in a catalog event's metadata was a 500 until 2026-11-28).
+   * would land (a catalog event's metadata, say).
    */
   json<T = unknown>(): T {
     if (this.#json === NOT_PARSED) {
@@ -146,8 +146,8 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
  * Whether valid JSON text holds an unpaired UTF-16 surrogate. Decoded UTF-8 has none of its own
  * (a malformed sequence becomes U+FFFD), so only `\uD800`–`\uDFFF` escapes can make one: a high
  * half must be followed at once by an escaped low half, and a low half must follow one. Read from
- * the text in one pass, like holdsNul; walking the parsed value instead overflowed the stack on a
- * deeply nested body (a 500 on a public route; found by a review).
+ * the text in one pass, like holdsNul: walking the parsed value would overflow the stack on a
+ * deeply nested body.
  */
 function holdsLoneSurrogate(json: string): boolean {
   if (!json.includes('\\ud') && !json.includes('\\uD')) return false;

@@ -166,8 +166,8 @@ export function rewriteHead(
   }
   if (chunked && length !== undefined) throw new FramingError(400, 'Content-Length with Transfer-Encoding');
   // RFC 9112 §3.2: a request without a Host, or with two, is answered 400. uWS closes the
-  // connection on one without a Host without a word (until 2026-11-28 the front passed it on, and
-  // the client, an order with valid credentials included, got no answer; found by a fuzz review).
+  // connection on one without a Host without a word, so the front answers it rather than passing
+  // it on (an order with valid credentials would get no answer).
   if (hosts === 0) throw new FramingError(400, 'missing Host header');
   if (hosts > 1) throw new FramingError(400, 'more than one Host header');
   // An empty Host goes on the client's own connection, never a lane (a GET uWS refused there would

@@ -48,8 +48,8 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
     } catch (error) {
       // A request that cannot be read (a path parameter that decodes to a control character, say)
       // is answered once its body is read and dropped: answered at once with the body unread, the
-      // connection closed with bytes unread, and the reset often lost the answer through the front
-      // (until 2026-11-28; found by a fuzz review).
+      // connection would close with bytes unread, and the reset often loses the answer through the
+      // front.
       answerAfterBody(res, req, this.mounted.maxBodyBytes, (close) => this.writeError(res, undefined, error, close));
       return;
     }

@@ -57,8 +57,8 @@ describe('serve', () => {
     const withBody = (line: string) => `${line} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`;
     const status = (answer: string | undefined) => Number(answer?.slice(9, 12));
     try {
-      // Each closed the connection with the body unread, and through the front the reset often
-      // took the answer with it (a third to four fifths of them were lost).
+      // Each is answered with its body read: closed with the body unread, the connection's reset
+      // through the front often takes the answer with it (a third to four fifths of them lost).
       for (const [request, expected] of [
         [withBody('PUT /echo'), 405],
         [withBody('POST /nope'), 404],
@@ -110,7 +110,7 @@ describe('serve', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closingAt = performance.now();
     const closed = served.close({ graceMs: 2000 });
-    // The direct port refuses new clients at once too (until 2026-11-24 it took orders during the front's grace).
+    // The direct port refuses new clients at once too: it takes no orders during the front's grace.
     const direct = await new Promise<string>((resolve) => {
       const socket = net.connect(served.directPort, '127.0.0.1', () => resolve('connected'));
       socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
@@ -118,8 +118,7 @@ describe('serve', () => {
     expect(direct).toBe('ECONNREFUSED');
     const [answered, letGo] = await Promise.all([inFlight, idle]);
     await closed;
-    // Until 2026-11-24 the front dropped every client at once: the order was placed, its client
-    // got nothing.
+    // The client whose order is in flight hears that it was placed; the idle one is let go at once.
     expect(answered.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\{"success":true\}$/);
     expect(handled).toBe(1);
     expect(letGo.closedAt - closingAt).toBeLessThan(150);
@@ -173,7 +172,7 @@ describe('serve', () => {
     const [first, second] = await Promise.all([backToBack, crossing]);
     await closing;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // Until 2026-11-24 both passed their last order up: placed, never answered.
+    // A last order passed up would be placed and never answered: only answered ones are handled.
     expect(answers(first)).toBeGreaterThanOrEqual(1);
     expect(answers(second)).toBe(0);
     expect(handled).toBe(answers(first) + answers(second));

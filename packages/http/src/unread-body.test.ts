@@ -1,8 +1,7 @@
 // Requests answered before a handler runs — a CORS preflight, a path parameter that cannot be
 // read — may carry a body. It is read and dropped before the answer, as for a 404, so the answer
-// arrives and the connection stays open. Until 2026-11-28 both were answered with the body
-// unread, the connection closed, and the reset lost the answer through the front on up to 90 % of
-// tries (found by a fuzz review).
+// arrives and the connection stays open. Answered with the body unread, the connection would
+// close, and the reset would lose the answer through the front on up to 90 % of tries.
 import { describe, expect, it } from 'vitest';
 import { createHttpServer } from './http-server.ts';
 import type { Route } from './route.ts';

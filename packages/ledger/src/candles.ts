@@ -1,5 +1,7 @@
 // OHLCV candles of an outcome token from the fills' prices in ClickHouse, computed at query time
-// over the deduplicated price points (docs/ingest.md says why not materialized views).
+// over the deduplicated price points. Not a materialized view: one sees every insert, so a copy
+// repeated after a crash would count volume twice; the table's order by token and time keeps a
+// candle range a short primary-key scan.
 
 import type { ClickHouseClient } from '@pmx/clickhouse';
 import { HISTORY_TABLES } from './history-tables.ts';

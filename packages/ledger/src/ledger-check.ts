@@ -1,4 +1,4 @@
-// The ledger's invariants (ARCHITECTURE §5) checked in SQL over the whole database; returns one
+// The ledger's invariants (docs/design/money.md) checked in SQL over the whole database; returns one
 // line per violation, empty when the ledger is sound. Run it when no batch is in flight: a
 // withdrawal of trade proceeds may briefly commit before the trade does.
 

@@ -86,8 +86,8 @@ async function rows<T>(ch: ClickHouseClient, query: string, params: Record<strin
 const CARRY_LOOKBACKS_SECONDS = [86_400, 30 * 86_400, null];
 
 /**
- * The last price before `start`. Searched in widening windows: the whole history before `start`
- * was read for every request (≈ 100 ms at 2M points), where the last day nearly always holds it.
+ * The last price before `start`. Searched in widening windows rather than the whole history before
+ * `start` (≈ 100 ms a request at 2M points), since the last day nearly always holds it.
  */
 async function carriedPrice(
   ch: ClickHouseClient,

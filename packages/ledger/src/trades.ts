@@ -34,7 +34,7 @@ export interface Trade {
   outcome: string;
   /** The taker order's maker (funding) address. */
   maker_address: string;
-  /** The taker order's API key (see docs/ingest.md for how it is found). */
+  /** The taker order's API key (see docs/reference/ledger.md for how it is found). */
   owner: string;
   transaction_hash: string;
   bucket_index: number;
@@ -51,9 +51,8 @@ export interface TradeQuery {
   /**
    * The proxy wallets the caller signs or signed for (signature types 1 and 2), each with the span
    * (ms, `from` inclusive, `until` exclusive) in which it did: their orders are funded, and so
-   * traded, under the proxy's address, yet the trades matched in that span are the caller's. Until
-   * 2026-11-28 a proxy's whole history went to its signer of now, so a proxy moved to another
-   * signer took the old signer's trades along (found by a review).
+   * traded, under the proxy's address, yet the trades matched in that span are the caller's: a
+   * proxy moved to another signer leaves the old signer's trades with the old signer.
    */
   proxies?: readonly { proxy: string; from: number; until: number }[];
   id?: string;
@@ -176,9 +175,9 @@ export async function listTrades(sql: Sql, query: TradeQuery): Promise<TradePage
        ${timeFilters(sql, query.before, query.after)}`;
   // The page is cut before anything is joined: each address's trades as taker and as maker are read
   // newest first through their indexes, only as many as the page reaches (offset + limit + 1 each;
-  // the order is unique per trade, so the page's trades are among them). Until 2026-11-24 every
-  // trade of the caller was joined and sorted first: a market maker's first page grew with its
-  // whole history (≈ 0.2 s at 4,600 trades).
+  // the order is unique per trade, so the page's trades are among them). Joining and sorting every
+  // trade of the caller first would make a market maker's first page grow with its whole history
+  // (≈ 0.2 s at 4,600 trades).
   const reach = offset + limit + 1;
   const branches = spans.flatMap(({ proxy: address, from, until }) => {
     const span = sql`${Number.isFinite(from) ? sql`AND t.match_time >= ${new Date(from)}` : sql``}
@@ -245,9 +244,8 @@ async function pageOf(
 
 /**
  * Trades in which an order whose signed `builder` is this one took part (as taker or maker), newest
- * first, read through the builder's rows in `builder_trades` only as far as the page reaches (until
- * 2026-11-24 every trade of the builder was joined and sorted first: ≈ 0.65 s a page at 100,000
- * trades).
+ * first, read through the builder's rows in `builder_trades` only as far as the page reaches
+ * (joining and sorting every trade of the builder first costs ≈ 0.65 s a page at 100,000 trades).
  */
 export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise<Trade[]> {
   const { offset, limit } = pageBounds(query.offset, query.limit);

@@ -48,7 +48,7 @@ describe('a price level past 2^57 base units', () => {
     const exact = 150n * BigInt(MAX) + BigInt(others);
     expect(engine.book(market, 0).bids[0]!.size).toBe(exact);
     expect(engine.book(market, 1).asks[0]!.size).toBe(exact);
-    // One lot of 5.01 tokens more: a total no double holds (the view used to show …5.009984).
+    // One lot of 5.01 tokens more: a total no double holds (a Float64 sum shows …5.009984).
     engine.place(
       { market, token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 1, size: 5_010_000, owner: 3 },
       1e6,

@@ -8,8 +8,8 @@ export const ASK = 1;
 const NONE = -1;
 /**
  * A level's total is kept in two exact parts, high·2^26 + low: each order's size (< 2^50) adds
- * floor(size / 2^26) to high and its rest to low. A single Float64 sum lost base units past 2^57
- * (≈ 1.4 · 10^11 tokens at one level), and the FOK/FAK check decided on it.
+ * floor(size / 2^26) to high and its rest to low. A single Float64 sum loses base units past 2^57
+ * (≈ 1.4 · 10^11 tokens at one level), and the FOK/FAK check decides on it.
  */
 export const SPLIT = 2 ** 26;
 /** |low| past this is carried into high, so neither part ever leaves the exact integers. */

@@ -1,4 +1,4 @@
-// Balances and reservations by address (the risk side of ARCHITECTURE §5). Placing an order
+// Balances and reservations by address (the risk side of docs/design/money.md). Placing an order
 // reserves what it could spend; fills spend from the reservation and credit the other asset;
 // a cancel releases what is left. Collateral locked in minted pairs is tracked per market.
 

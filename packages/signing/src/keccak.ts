@@ -1,9 +1,9 @@
 // keccak-256 for every digest we compute (EIP-712 structs, domains, final digests, addresses),
 // through js-sha3: pure JS, about twice as fast here as @noble/hashes (17 against 31 µs for an
-// order's 384-byte struct, bench/signing); with noble, keccak was a third of an order's signature
-// check in profiles. The native XKCP sponge of npm `keccak` was faster still (≈ 6 µs) but was
-// dropped: its node-addon-api 2 rethrows a failed napi_throw as a C++ exception, so a verify
-// thread terminated inside one of its calls (a pool closing) aborts the whole process.
+// order's 384-byte struct, bench/signing); with noble, keccak is a third of an order's signature
+// check in profiles. The native XKCP sponge of npm `keccak` is faster still (≈ 6 µs) but unsafe
+// here: its node-addon-api 2 rethrows a failed napi_throw as a C++ exception, so a verify thread
+// terminated inside one of its calls (a pool closing) aborts the whole process.
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
 import { keccak256 as sha3Keccak256 } from 'js-sha3';
 

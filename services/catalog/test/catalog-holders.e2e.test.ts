@@ -43,7 +43,7 @@ describe('holders and positions', () => {
     const [comment] = (
       await h.get(`/comments?parent_entity_type=Series&parent_entity_id=${series.id}&holders_only=true`)
     ).body;
-    // Listed twice until 2026-11-28 (found by a review).
+    // Once, though its market sits in two of the series' events.
     expect(comment.profile.positions).toEqual([{ tokenId: book.tokens[0], positionSize: '5000000' }]);
   });
 
@@ -71,7 +71,7 @@ describe('holders and positions', () => {
     await h.app.positions.refresh();
     const positions = async () => Promise.all(paths.map(async (path) => (await h.get(path)).body[0].profile.positions));
     expect(await positions()).toEqual([[], []]);
-    // Until 2026-11-28 the comments' JSON kept the positions of the links it was made with.
+    // The comments' JSON does not keep the positions of the links it was made with.
     const position = [{ tokenId: held.tokens[0], positionSize: '3000000' }];
     expect(
       (await h.operator('PATCH', `/operator/events/${event.id}`, { marketIds: [Number(m1.id), Number(m2.id)] })).status,
@@ -91,7 +91,7 @@ describe('holders and positions', () => {
     await created('/operator/markets', { question: 'Tie A market', eventIds: [Number(a.id)], volume: 0.3 });
     await created('/operator/markets', { question: 'Tie B market 1', eventIds: [Number(b.id)], volume: 0.1 });
     await created('/operator/markets', { question: 'Tie B market 2', eventIds: [Number(b.id)], volume: 0.2 });
-    // 0.1 + 0.2 is 0.30000000000000004: B sorted first until 2026-11-28 (found by a review).
+    // 0.1 + 0.2 is 0.30000000000000004: summed raw, B would sort first.
     for (const ascending of [true, false]) {
       const listed = (await h.get(`/events?id=${a.id}&id=${b.id}&order=volume&ascending=${ascending}`)).body;
       expect(listed.map((e: { id: string; volume: number }) => [e.id, e.volume])).toEqual([

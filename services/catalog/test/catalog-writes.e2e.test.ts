@@ -100,7 +100,7 @@ describe('operator API', () => {
       ['/operator/events', { title: 5 }, 'title must be a string of at most 20000 characters'],
       ['/operator/events', { title: 'E', slug: 'Not A Slug' }, 'slug must be lower-case letters, digits and dashes'],
       ['/operator/events', { title: 'E', endDate: 'tomorrow' }, 'endDate must be an ISO 8601 date-time'],
-      // Year 0 and 10000 were 500s from Postgres; years below 100 came back as 19xx.
+      // Postgres answers year 0 and 10000 with a 500, and gives years below 100 back as 19xx.
       ...['0000-01-01T00:00:00Z', '+010000-01-01T00:00:00Z', '0050-06-01T00:00:00Z', '2024-02-30'].map(
         (endDate): [string, unknown, string] => [
           '/operator/events',
@@ -111,7 +111,7 @@ describe('operator API', () => {
       ['/operator/events', { title: 'E', tagIds: [1.5] }, 'tagIds must be an array of positive integer ids'],
       ['/operator/events', { title: 'E', tagIds: [987654] }, 'a linked id does not exist'],
       ['/operator/markets', { question: 'Q', volume: -1 }, 'volume must be a non-negative number'],
-      // Number() took these: 16, 1, 1000 and 5.
+      // Number() would take these as 16, 1, 1000 and 5.
       ...['0x10', '0b1', '1e3', ' 5 '].map((volume): [string, unknown, string] => [
         '/operator/markets',
         { question: 'Q', volume },
@@ -132,8 +132,8 @@ describe('operator API', () => {
     expect(
       await h.send('POST', '/operator/tags', { body: '{bad', headers: { authorization: `Bearer ${h.operatorKey}` } }),
     ).toMatchObject({ status: 400, body: { error: 'invalid JSON body' } });
-    // Each was a 500 until 2026-11-28 (found by a fuzz review): a required field missing beside a
-    // slug, a key that names an Object.prototype member, a lone surrogate (jsonb refuses it).
+    // Each is a 400, never a 500: a required field missing beside a slug, a key that names an
+    // Object.prototype member, a lone surrogate (jsonb refuses it).
     const raw: [string, string, string, string][] = [
       ['POST', '/operator/tags', '{"slug":"no-label"}', 'label is required'],
       ['POST', '/operator/series', '{"slug":"no-title"}', 'title is required'],
@@ -249,12 +249,12 @@ describe('operator API', () => {
       status: 400,
       body: { error: 'id must be an integer' },
     });
-    // Create refuses a blank title; so does an update (it took "  ").
+    // Create refuses a blank title; so does an update (it does not take "  ").
     expect(await h.operator('PATCH', `/operator/events/${event.id}`, { title: '  ' })).toMatchObject({
       status: 400,
       body: { error: 'title must not be empty' },
     });
-    // Past Postgres's bigint: was a 500.
+    // Past Postgres's bigint: not found, never a 500.
     expect(await h.operator('PATCH', '/operator/events/99999999999999999999', { title: 'x' })).toMatchObject({
       status: 404,
       body: { type: 'not found error', error: 'id not found' },

@@ -256,8 +256,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       // (orders being checked still reach them and get their acks); then the shards close: their
       // batches out get up to 2 s to be stored, then each command left is answered 503 (outcome
       // unknown for one cut off while out). The HTTP grace outlasts both, so those answers reach
-      // their clients. (Until 2026-11-24 HTTP closed first, with 1 s: with Redis hung, an order
-      // cut off then got no answer, and could still be placed when Redis resumed.)
+      // their clients. (HTTP closing first would leave an order cut off with Redis hung without an
+      // answer, though it could still be placed when Redis resumes.)
       const httpClosed = served?.close({ graceMs: 4000 }) ?? Promise.resolve();
       await Promise.race([httpClosed, sleep(1000, undefined, { ref: false })]);
       await shards.close({ graceMs: recovering ? 0 : 2000 });

@@ -7,9 +7,9 @@ reportStartFailures('pmx');
 
 // Results go to standard output once the command has been carried out. If it cannot take them (a
 // full disk; a reader that went away, `pmx markets | head -1`), the command's effect stands: that
-// is said in one line, never as a failure to start. Until 2026-11-28 a `pmx fund` whose output
-// could not be written said "cannot start" with a stack, though the funds had been credited, and
-// an operator running it again credited them twice.
+// is said in one line, never as a failure to start: a `pmx fund` whose output cannot be written
+// has credited the funds, and an operator told "cannot start" would run it again and credit them
+// twice.
 let unwritten: NodeJS.ErrnoException | undefined;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => (unwritten ??= error));
 const config = loadClobConfig(process.env);

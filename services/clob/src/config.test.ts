@@ -37,7 +37,7 @@ describe('loadClobConfig', () => {
       { PMX_CLOB_PORT: '70000' },
       { PMX_MAX_BODY_BYTES: '10' },
       { PMX_REPLAY_WINDOW_SECONDS: '0' },
-      // Written to the ledger as balances of "notanaddress" and "0xabc" before.
+      // Refused at start: they would be written to the ledger as balances of "notanaddress" and "0xabc".
       { PMX_DEMO_MARKETS: 'true', PMX_DEMO_FUND: 'notanaddress,0xABC' },
     ]) {
       expect(() => loadClobConfig(env), JSON.stringify(env)).toThrow(ConfigError);

@@ -64,7 +64,7 @@ export interface ClobConfig {
   authWindowSeconds: number;
   /**
    * Orders whose own timestamp is within this many seconds of the server clock are checked for
-   * replays in memory; others need a ledger lookup (see docs/trading-api.md).
+   * replays in memory; others need a ledger lookup (see docs/reference/clob.md).
    */
   replayWindowSeconds: number;
   maxBodyBytes: number;

@@ -98,7 +98,7 @@ describe('clob rate limits per API key', () => {
         const s = await status(() => failing(ctx(`10.6.0.${route.method === 'POST' ? 1 : 2}`, undefined, route)));
         statuses.set(s, (statuses.get(s) ?? 0) + 1);
       }
-      // Until 2026-11-28: 2,600 × 401, each a key lookup, and the address's 2,400 untouched.
+      // The address's 2,400 are spent by failing writes too: past them, 429 before any key lookup.
       expect([route.path, Object.fromEntries(statuses)]).toEqual([route.path, { 401: 2400, 429: 200 }]);
     }
     expect(checkedAuth).toBe(4800);
@@ -117,7 +117,8 @@ describe('clob rate limits per API key', () => {
     for (let i = 0; i < 2400; i++) expect(await status(() => request(KEY)(ctx('10.4.0.2')))).toBe(429);
     // That host's own budget is untouched: another key trades from it at once.
     for (let i = 0; i < 5; i++) expect(await status(() => request(other)(ctx('10.4.0.2')))).toBe(200);
-    // Its general window too: 5,000 refused retries used to lock the host out of every read.
+    // Its general window too: refused retries give back what they counted, so they cannot lock the
+    // host out of every read.
     for (let i = 0; i < 2700; i++) expect(await status(() => request(KEY)(ctx('10.4.0.2')))).toBe(429);
     const book = async (c: RequestContext<ApiKeyLocals>) => {
       for (const hook of limits.edge) await hook(c);
@@ -140,7 +141,7 @@ describe('clob rate limits per API key', () => {
     }
     expect(Object.fromEntries(statuses)).toEqual({ 200: 50, 429: 5950 });
     expect(await status(() => edge(ctx('10.4.0.1', undefined, book)))).toBe(200);
-    // The health check's other name has the same cap of its own (it had only the general one).
+    // The health check's other name has the same cap of its own, not only the general one.
     const ok = { method: 'GET', path: '/ok' };
     for (let i = 0; i < 50; i++) expect(await status(() => edge(ctx('10.4.0.9', undefined, ok)))).toBe(200);
     expect(await status(() => edge(ctx('10.4.0.9', undefined, ok)))).toBe(429);

@@ -1,11 +1,10 @@
 // The contract's order-book API limits, enforced at the edge: 5000 / 10 s per client IP in
 // general, the per-endpoint caps on top, and for trading writes both the burst (2400 / 10 s) and
 // the sustained (24000 / 10 min) window, per client IP and per API key at once. A trading write
-// counts in its IP's windows at the edge, before auth, whatever auth then says: until 2026-11-28
-// the IP's windows counted only writes whose key auth had verified, so a flood failing auth (a
-// wrong signature, made-up keys, each a Postgres lookup) went past the IP's 2400 / 10 s (found by a
-// review of the limits). It counts in its key's windows once auth has verified the key; a write
-// the key's windows refuse gives back what the edge counted (general and the IP's windows).
+// counts in its IP's windows at the edge, before auth, whatever auth then says, so a flood failing
+// auth (a wrong signature, made-up keys, each a Postgres lookup) cannot go past the IP's
+// 2400 / 10 s. It counts in its key's windows once auth has verified the key; a write the key's
+// windows refuse gives back what the edge counted (general and the IP's windows).
 
 import type { ApiKeyLocals } from '@pmx/auth';
 import {
@@ -70,8 +69,8 @@ export function clobRateLimits(): ClobRateLimits {
   const byIp = (ctx: RequestContext<any>) => rateLimitKeyOfIp(ctx.ip);
   const byApiKey = (ctx: RequestContext<ApiKeyLocals>) => ctx.locals.apiKey?.apiKey;
   // One hook per route holding the general window and the route's own: a request one window
-  // refuses is counted in none (as two hooks, a request the endpoint cap refused had already used
-  // up the general budget, and a client polling a capped endpoint locked itself out of the API).
+  // refuses is counted in none (as two hooks, a request the endpoint cap refuses would have used up
+  // the general budget, and a client polling a capped endpoint would lock itself out of the API).
   const general = perWindow(5000);
   /** When the edge counted a trading write in the general window (its window is the one to give back in). */
   const countedAt = new WeakMap<RequestContext<any>, number>();
@@ -87,8 +86,8 @@ export function clobRateLimits(): ClobRateLimits {
     const edgeLimiters = [general, ...ipWindows];
     const ipWindowsHook = rateLimitGroupsHook<any>([{ limiters: edgeLimiters, key: byIp }]);
     const ipHook: Hook<any> = (ctx) => {
-      // Read before the windows count: read after, a 10 s boundary in between gave the count back
-      // into the next window, where it belonged to another request (found by a review).
+      // Read before the windows count: read after, a 10 s boundary in between would give the count
+      // back into the next window, where it belongs to another request.
       const at = Date.now();
       ipWindowsHook(ctx);
       countedAt.set(ctx, at);

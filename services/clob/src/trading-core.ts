@@ -20,8 +20,8 @@ export function shardMarket(market: MarketRecord): ShardMarket {
 }
 
 /**
- * A shard that is still recovering (ARCHITECTURE §6): 425; or trading halted after a fault, until
- * the process restarts and recovers: 503. An HttpError, so a route lets it through as it is.
+ * A shard that is still recovering (docs/design/durability.md): 425; or trading halted after a
+ * fault, until the process restarts and recovers: 503. An HttpError, so a route lets it through as it is.
  */
 export class ShardNotReadyError extends HttpError {
   constructor(message: string, status: 425 | 503 = 425) {

@@ -271,8 +271,8 @@ describe('level 2: API key and HMAC', () => {
       ...owner.l2Headers('GET', '/data/orders'),
       SVC_API_KEY: owner.credentials!.apiKey.toUpperCase(),
     });
-    // Postgres matches a uuid in any case; the key used upper-case once stayed cached under that
-    // spelling after DELETE cleared the issued one.
+    // Postgres matches a uuid in any case; the key used upper-case once must not stay cached under
+    // that spelling after DELETE clears the issued one.
     expect((await owner.send('GET', '/data/orders', { headers: upper() })).status).toBe(401);
     expect((await owner.authed('GET', '/data/orders')).status).toBe(200);
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);

@@ -173,7 +173,7 @@ describe('a transfer whose answer is lost after the commit', () => {
       );
       await expect.poll(() => lines.length, { timeout: 8000 }).toBeGreaterThan(0);
       expect(lines[0]).toBe(`recovery waits for writes to operator_transfers still open in Postgres (sessions ${pid})`);
-      // A stopped recovery's read gives up at its next turn (it used to go on taking the lock).
+      // A stopped recovery's read gives up at its next turn rather than go on taking the lock.
       const stop = new AbortController();
       const stopped = readLedgerState(
         db.sql,
@@ -227,7 +227,7 @@ describe('a transfer whose answer is lost after the commit', () => {
 });
 
 describe('a clob recovering while a session holds a transfer open', () => {
-  it('stops at once (the stop used to wait for the recovery read, and so for that session)', async () => {
+  it('stops at once, without waiting for the recovery read (and so for that session)', async () => {
     const h = await startClob();
     const holder = await h.sql.reserve();
     try {

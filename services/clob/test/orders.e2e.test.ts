@@ -260,7 +260,7 @@ describe('cancelling and listing', () => {
     const mm = await funded(10n * USDC);
     const id = (await mm.placeOrder({ tokenId: yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
     const upper = `0x${id.slice(2).toUpperCase()}`;
-    // A bot that upper-cases hex was told its live order "can't be found", and the order stayed.
+    // A bot that upper-cases hex finds its live order too (not "can't be found" while it stays).
     expect((await mm.authed('GET', `/data/order/${upper}`)).body).toMatchObject({ id, status: 'LIVE' });
     expect((await mm.authed('GET', `/data/orders?id=${upper}`)).body.data.map((o: { id: string }) => o.id)).toEqual([
       id,

@@ -71,7 +71,7 @@ describe('proxy wallets', () => {
     );
   });
 
-  it("a proxy moved to another signer loses the old signer's orders for it: they spent its balance and nobody could cancel them (found by a review)", async () => {
+  it("cancels the old signer's orders for a proxy moved to another signer (nobody could cancel them after), keeping the old signer's own", async () => {
     const proxy = `0x${randomBytes(20).toString('hex')}`;
     const bob = new Trader(h.url);
     await bob.createApiKey();
@@ -123,7 +123,7 @@ describe('proxy wallets', () => {
     await alice.authed('DELETE', '/order', { orderID: own });
   });
 
-  it('a proxy move racing an order of the proxy that ends on its own (an FAK with nothing to take) moves: nothing is left open (found by a review)', async () => {
+  it('a proxy move racing an order of the proxy that ends on its own (an FAK with nothing to take) succeeds every time', async () => {
     const proxy = `0x${randomBytes(20).toString('hex')}`;
     const bob = new Trader(h.url);
     await bob.createApiKey();

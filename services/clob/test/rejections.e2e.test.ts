@@ -199,7 +199,7 @@ describe('order rejections', () => {
       await alice.placeOrder({ tokenId: market.yes, ...limit('BUY', '0.12', 10), orderType: 'GTD' }),
       'invalid expiration',
     );
-    // Past the end of year 9999: no ledger timestamp holds it (it once stopped a shard's ledger).
+    // Past the end of year 9999: no ledger timestamp holds it (accepted, it would stop a shard's ledger).
     expectRejected(
       await alice.placeOrder({
         tokenId: market.yes,
@@ -357,7 +357,7 @@ describe('hostile input', () => {
       /Invalid order payload: signature/,
     );
     expectRejected(await alice.authed('POST', '/order', { ...signed, orderType: 'IOC' }), /orderType/);
-    // Names every JS object has: once taken as types, the first failed its whole shard batch.
+    // Names every JS object has: taken as types, one would fail its whole shard batch.
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
       expectRejected(
         await alice.authed('POST', '/order', { ...signed, orderType: name }),
@@ -404,7 +404,8 @@ describe('hostile input', () => {
   });
 
   it('ledger and history reads', async () => {
-    // A NUL reached Postgres as text and came back a 500, on the public /builder/trades too.
+    // A NUL is refused before Postgres, whose text would refuse it with a 500, on the public
+    // /builder/trades too.
     for (const query of ['market=%00', 'id=a%00b', 'maker_address=%01', 'asset_id=%7F'])
       expectRejected(await alice.authed('GET', `/data/trades?${query}`), /must not contain control characters/);
     const builder = `0x${'ab'.repeat(32)}`;
@@ -413,7 +414,7 @@ describe('hostile input', () => {
       'id must not contain control characters',
     );
     expect(await alice.send('GET', `/builder/trades?builder=${builder}`)).toMatchObject({ status: 200, body: [] });
-    // A fidelity past 32 bits of seconds reached ClickHouse; checked before history is needed.
+    // A fidelity past 32 bits of seconds must not reach ClickHouse; checked before history is needed.
     const history = (body: unknown) => alice.send('POST', '/batch-prices-history', { body: JSON.stringify(body) });
     expectRejected(
       await history({ markets: [market.yes], fidelity: 9007199254740991 }),
@@ -522,7 +523,8 @@ describe('hostile input', () => {
         ...fields,
       };
     };
-    // Each of these was a 500 from Postgres, or stored as something else than what was sent.
+    // Each of these is refused with 400 before Postgres, which would answer 500 or store something
+    // else than what was sent.
     for (const min of ['10000000000000', [7], '1000000000.01'])
       await bad('/operator/markets', newMarket({ min_order_size: min }), /^min_order_size must be/);
     await bad(
@@ -570,7 +572,7 @@ describe('hostile input', () => {
       }),
       'unknown field extra',
     );
-    // 78 digits can pass 2^256 - 1: such a market was created, and no order could ever be signed for it.
+    // 78 digits can pass 2^256 - 1: no order could ever be signed for such a market, so it is refused.
     const maxUint = ((1n << 256n) - 1n).toString();
     const pastMax = (1n << 256n).toString();
     await bad(
@@ -632,8 +634,8 @@ describe('hostile input', () => {
       { ...retried, end_date_iso: '2027-01-01' },
       'a market with this condition id or token id exists',
     );
-    // Two creations at once sharing a token, in different columns: both passed the in-memory
-    // check and both went in; orders on the token then went to whichever market loaded last.
+    // Two creations at once sharing a token, in different columns: both pass the in-memory check,
+    // so Postgres lets one in (else orders on the token would go to whichever market loaded last).
     const shared = `8${randomBytes(8).readBigUInt64BE()}`;
     const racing = [newMarket({}), newMarket({})];
     racing[0]!.tokens[1]!.token_id = shared;
@@ -645,7 +647,7 @@ describe('hostile input', () => {
     );
     expect(await h.sql`SELECT condition_id FROM markets WHERE ${shared} IN (token0, token1)`).toHaveLength(1);
     // Two deposits that each fit under 2^53 but not together: one is refused before it is written
-    // (both used to be written, and the second then failed to credit: a 500 for a committed deposit).
+    // (written, the second would fail to credit: a 500 for a committed deposit).
     const whale = `0x${randomBytes(20).toString('hex')}`;
     const big = { address: whale, asset: market.no, amount: String(2 ** 52 + 1) };
     const statuses = (

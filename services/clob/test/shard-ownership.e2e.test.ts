@@ -178,7 +178,7 @@ describe('shard ownership', () => {
       const released = own.release();
       open();
       await released;
-      // Until 2026-11-24 the take finished after the release and kept the locks.
+      // The take does not finish after the release and keep the locks.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await lockHolders(db.sql)).toEqual([]);
       await (await ShardOwnership.claim(real, 2, () => {})).release();
@@ -234,7 +234,7 @@ describe('shard ownership', () => {
         await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
         await expect.poll(async () => (await lockHolders(db.sql)).length, { timeout: 5000 }).toBe(0);
         await claimElsewhere();
-        // Until 2026-11-24 no check ran again after the hung one: both processes ran the books.
+        // Checks run on after the hung one, or both processes would run the books.
         await expect.poll(() => lost.length, { timeout: 15_000, interval: 200 }).toBe(1);
         expect(lost[0]!.message).toMatch(/another process has them now/);
       }),
@@ -249,7 +249,7 @@ describe('shard ownership', () => {
         await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
         await expect.poll(() => state.hangNextReserve, { timeout: 5000 }).toBe(false); // the re-take hangs
         await claimElsewhere();
-        // Until 2026-11-24 no check ran while the re-take hung: both processes ran the books.
+        // Checks run on while the re-take hangs, or both processes would run the books.
         await expect.poll(() => lost.length, { timeout: 20_000, interval: 200 }).toBe(1);
         // A release whose queries get no answer returns after a check's deadline.
         state.hangNext = true;
@@ -268,7 +268,7 @@ describe('shard ownership', () => {
         await db.sql`SELECT pg_terminate_backend(${(await lockHolders(db.sql))[0]!.pid})`;
         await expect.poll(() => state.reserves, { timeout: 5000 }).toBeGreaterThan(0); // re-taking
         await claimElsewhere();
-        // Until 2026-11-24 each slow re-take was abandoned with its refusal: the loss was never told.
+        // A slow re-take is not abandoned with its refusal: the loss is told.
         await expect.poll(() => lost.length, { timeout: 10_000, interval: 200 }).toBe(1);
         expect(lost[0]!.message).toMatch(/another process has them now: the session \d+ holds 2 of them/);
       }),
@@ -300,8 +300,8 @@ describe('shard ownership', () => {
       const first = (await lockHolders(db.sql))[0]!.pid;
       trap = true;
       await db.sql`SELECT pg_terminate_backend(${first})`;
-      // Until 2026-11-24 the take queried its dead connection to give its lock back: postgres.js
-      // threw out of its own callback and the process crashed (vitest reports an unhandled error).
+      // The take must not query its dead connection to give its lock back: postgres.js would throw
+      // out of its own callback and crash the process (vitest would report an unhandled error).
       await expect.poll(() => trap, { timeout: 5000 }).toBe(false);
       await expect.poll(() => retakenFrom(db.sql, first), { timeout: 15_000, interval: 200 }).toBe(true);
       expect(lost).toEqual([]);

@@ -11,7 +11,7 @@ import { ShardConsumer, type CommittedBatch } from './queue/shard-consumer.ts';
 
 export interface IngestOptions {
   sql: Sql;
-  /** Where to copy the history; absent: this process only writes the ledger (see docs/ingest.md). */
+  /** Where to copy the history; absent: this process only writes the ledger (see docs/reference/ingest.md). */
   ch?: ClickHouseClient;
   /** ioredis connection with maxRetriesPerRequest: null. */
   redis: Redis;

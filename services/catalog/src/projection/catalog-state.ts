@@ -256,8 +256,8 @@ export class CatalogState {
       }
       if (count > 0) value.competitive /= count;
       // As shown (6 decimals), so that sorting sees what a reader sees: the raw sums differ in
-      // their last bits (0.1 + 0.2 against 0.3), and equal shown volumes were not ordered by
-      // ascending id as documented (until 2026-11-28; found by a review).
+      // their last bits (0.1 + 0.2 against 0.3), and equal shown volumes must be ordered by
+      // ascending id as documented.
       value.volume = round6(value.volume);
       value.volume24hr = round6(value.volume24hr);
       value.liquidity = round6(value.liquidity);
@@ -271,7 +271,7 @@ export class CatalogState {
   marketsOfEntity(type: CommentRecord['parentEntityType'], id: number): number[] {
     if (type === 'market') return this.markets.has(id) ? [id] : [];
     if (type === 'Event') return [...this.eventMarkets.of(id)];
-    // A market in two of the series' events counts once (its positions were listed twice).
+    // A market in two of the series' events counts once (its positions are listed once).
     const out = new Set<number>();
     for (const eventId of this.seriesEvents.of(id))
       for (const marketId of this.eventMarkets.of(eventId)) out.add(marketId);
@@ -346,9 +346,8 @@ export class CatalogState {
 
   /**
    * Comments carry their authors' positions in the markets of the entity they hang on: when which
-   * markets those are changes (a link, a market relinked or gone), the comments' JSON goes too.
-   * Until 2026-11-28 it stayed, and showed positions `holders_only` no longer agreed with (found by
-   * a review).
+   * markets those are changes (a link, a market relinked or gone), the comments' JSON goes too,
+   * so it never shows positions `holders_only` no longer agrees with.
    */
   private clearCommentsOn(type: CommentRecord['parentEntityType'], id: number): void {
     for (const commentId of this.threads.get(entityKey(type, id)) ?? NO_IDS) {

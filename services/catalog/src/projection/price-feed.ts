@@ -56,7 +56,7 @@ export class PriceFeed extends PeriodicRefresh {
       }
     } catch (error) {
       // Started together, the catalog asks before the clob listens: said as a wait, not a fault
-      // (until 2026-11-28 every clean start logged that the clob was not answering).
+      // (or every clean start would log that the clob is not answering).
       if (!this.failing) {
         const reason = (error as Error).message;
         log(

@@ -22,7 +22,7 @@ describe('RecordTable', () => {
       const rows = table();
       for (const id of order) rows.put({ id, wallet: `w${id}`, base: 's' });
       expect([order, rows.find('base', 's')?.id]).toEqual([order, 1]);
-      // Record 1 moves to another base: 2 is found for 's' (until 2026-11-28, 's' was found no more).
+      // Record 1 moves to another base: 2 is found for 's' (the key is not lost with 1).
       rows.put({ id: 1, wallet: 'w1', base: 't' });
       expect([rows.find('base', 's')?.id, rows.find('base', 't')?.id]).toEqual([2, 1]);
       rows.drop(2);

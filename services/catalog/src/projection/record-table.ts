@@ -11,9 +11,8 @@ export class RecordTable<T extends { id: number }, K extends string> {
   /**
    * @param shared keys several records may hold at once (a profile's base address: one signer,
    *   several proxy wallets): `find` answers the lowest id among them, whatever the order they
-   *   were stored in, and another one when that one lets go of the key. Until 2026-11-28 the last
-   *   stored won, and the key was dropped from the index when any holder let go of it (a profile
-   *   still holding it answered 404; found by a review).
+   *   were stored in, and another one when that one lets go of the key: the key stays in the
+   *   index while any record holds it (a profile still holding it is found).
    */
   constructor(
     private readonly keyOf: Readonly<Record<K, (record: T) => string | null>>,
@@ -76,8 +75,8 @@ export class RecordTable<T extends { id: number }, K extends string> {
       if (ids?.size === 0) this.holders.get(key)!.delete(value);
       if (index.get(value) !== old) continue;
       index.delete(value);
-      // The next holder among the few that share the value (a scan of every record here made a
-      // batch of profile updates cost records × updates: 12 s for 40,000; found by a review).
+      // The next holder among the few that share the value (a scan of every record here would make
+      // a batch of profile updates cost records × updates: 12 s for 40,000).
       let next: number | undefined;
       for (const other of ids ?? []) if (next === undefined || other < next) next = other;
       if (next !== undefined) index.set(value, this.byId.get(next)!);

@@ -123,8 +123,8 @@ export function parseBody(raw: unknown, spec: BodySpec, extra: readonly string[]
   const given = new Set<string>();
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    // Own names only: `toString`, `constructor` or `__proto__` found Object.prototype's members,
-    // which went on to the SQL as a column named `undefined` (a 500 until 2026-11-28).
+    // Own names only: `toString`, `constructor` or `__proto__` would find Object.prototype's
+    // members, which would go on to the SQL as a column named `undefined` (a 500).
     const field = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
     const link = spec.links !== undefined && Object.hasOwn(spec.links, name) ? spec.links[name] : undefined;
     if (field !== undefined) columns[field.column] = fieldValue(name, field.kind, value);

@@ -43,8 +43,8 @@ interface Kind {
 }
 
 /**
- * A column a create must have, checked whether or not a slug was given (until 2026-11-28 a create
- * with a slug skipped it, and Postgres's not-null refusal answered 500; found by a fuzz review).
+ * A column a create must have, checked whether or not a slug was given (else Postgres's not-null
+ * refusal would answer 500).
  */
 function requireColumn(columns: Record<string, unknown>, column: string, name: string): string {
   const value = columns[column];

@@ -84,7 +84,7 @@ export function offset(query: URLSearchParams): number {
 export function pathInteger(value: string | undefined, name = 'id'): number {
   if (value === undefined || value === '') throw badRequest(`${name} is required`);
   if (!INTEGER.test(value)) throw badRequest(`${name} must be an integer`);
-  // Ids are Postgres bigints: one past them names nothing (and was a 500 from Postgres).
+  // Ids are Postgres bigints: one past them names nothing (and Postgres would answer it with a 500).
   if (value.length > 18) throw new HttpError(404, 'id not found');
   return Number(value);
 }

@@ -1,6 +1,7 @@
 // The front end's read model of every book: the levels each shard reports after a batch,
 // served as the contract's Book (bids ascending, asks descending, best last) in either token's
-// terms, with the SHA-1 hash of ARCHITECTURE §10. Reads never reach the shards or a database.
+// terms, with the SHA-1 hash a client can check (docs/reference/clob.md). Reads never reach the
+// shards or a database.
 
 import { createHash } from 'node:crypto';
 import { formatHalfTicks, formatPrice, formatUnits } from '@pmx/codec';

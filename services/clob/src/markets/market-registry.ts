@@ -138,8 +138,8 @@ export class MarketRegistry {
    * concurrent creation took: Postgres holds every token id once, in market_tokens). A market with
    * this condition id that Postgres has and this registry does not was written by a creation whose
    * answer was lost (the connection cut after the commit): it is taken in and returned, as if
-   * created now, whatever it holds (the caller compares). Until 2026-11-24 the retry of such a
-   * creation was told the market exists, and the market stayed unknown here until a restart.
+   * created now, whatever it holds (the caller compares), rather than telling the retry that the
+   * market exists while it stays unknown here until a restart.
    */
   async create(market: NewMarket): Promise<MarketRecord | 'exists'> {
     if (this.byCondition.has(market.conditionId) || market.tokens.some((t) => this.byToken.has(t))) return 'exists';
@@ -175,9 +175,8 @@ export class MarketRegistry {
     this.byCondition.set(record.conditionId, record);
     record.tokens.forEach((token, index) => this.byToken.set(token, { market: record, token: index as TokenIndex }));
     // At its market id's place: creations running together finish in another order than their
-    // ids, and a restart lists by id. Until 2026-11-24 they were listed as they finished, so a
-    // restart reordered the listing and a client paging by offset across it saw a market twice and
-    // missed another (found by a review).
+    // ids, and a restart lists by id. Listed as they finish, a restart would reorder the listing,
+    // and a client paging by offset across it would see a market twice and miss another.
     let at = this.ordered.length;
     while (at > 0 && this.ordered[at - 1]!.marketId > record.marketId) at--;
     this.ordered.splice(at, 0, record);

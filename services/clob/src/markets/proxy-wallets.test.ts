@@ -97,7 +97,7 @@ describe('ProxyWallets spans', () => {
       const history = await db.sql<
         { signer: string }[]
       >`SELECT signer FROM proxy_wallet_history WHERE proxy = ${proxy}`;
-      // Whichever came second moved it: the first keeps its span (until 2026-11-28 it was lost).
+      // Whichever came second moved it: the first keeps its span in the history.
       expect([current!.finite, history.map((h) => h.signer)]).toEqual([
         true,
         [current!.signer === '0xd' ? '0xe' : '0xd'],

@@ -125,13 +125,13 @@ export class ProxyWallets {
         // The moment of a move, once the old signer's orders are closed: its trades matched before,
         // the new signer's from then on (proxy_wallet_history, migration 016). Trades are stamped
         // in ms: the moment is the next ms, and the new signer takes control only once it has come,
-        // so no trade of either shares it (a trade matched in the ms of the move went to the new
-        // signer; found by a review).
+        // so no trade of either shares it (a trade matched in the ms of the move would go to the
+        // new signer).
         const at = this.now() + 1;
         const atTime = new Date(at);
-        // Sent again while its answer is lost (settledWrite), for up to 10 s: a lost answer used to
-        // leave the old signer in control here while Postgres had the new one (its orders then
-        // outlived a restart). Still unsettled, a move leaves the proxy to nobody until a retry.
+        // Sent again while its answer is lost (settledWrite), for up to 10 s: a lost answer must not
+        // leave the old signer in control here while Postgres has the new one (its orders would
+        // outlive a restart). Still unsettled, a move leaves the proxy to nobody until a retry.
         // Sent again, it finds the signer moved already and changes nothing.
         await settledWrite(
           () =>

@@ -1,7 +1,7 @@
 // Expires GTD orders at their time. A shard expires due orders before every command; with only a
-// one-second sweep besides (until 2026-11-23), an expired order's funds stayed reserved and it
-// showed LIVE for up to a second, and a new order needing those funds was refused. A timer set for
-// the earliest expiry among open GTDs asks that order's shard to expire what is due.
+// one-second sweep besides, an expired order's funds would stay reserved and it would show LIVE for
+// up to a second, refusing a new order needing those funds. So a timer set for the earliest expiry
+// among open GTDs asks that order's shard to expire what is due.
 //
 // The timer waits at most a second (a GTD a month out, or a wall clock stepped forward, is then
 // still noticed), and an order it asked about is looked at again a second later, in case the shard

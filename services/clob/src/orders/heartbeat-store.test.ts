@@ -1,6 +1,6 @@
 // The heartbeat switch store against real Postgres, through a link that loses an answer after the
-// commit: a save whose answer is lost is stored, and said so (it was told "not armed" while its
-// row was kept, and a restart then armed it and cancelled the bot's orders).
+// commit: a save whose answer is lost is stored, and said so (told "not armed" while its row is
+// kept, a restart would arm it and cancel the bot's orders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { OutcomeUnknown } from '@pmx/db';

@@ -1,6 +1,6 @@
 // Where the armed heartbeat switches are kept (migration 013), so that a restart re-arms them:
-// the switch lived only in memory until 2026-11-24, and a bot that died while the front end was
-// down kept its orders live for ever after.
+// with the switch only in memory, a bot that died while the front end was down would keep its
+// orders live for ever after.
 
 import { settledWrite, type Sql } from '@pmx/db';
 
@@ -26,8 +26,8 @@ export class HeartbeatStore {
   }
 
   /**
-   * Sent again while its answer is lost (settledWrite), for up to 5 s: a save whose answer was lost
-   * was told "not armed" while its row was stored, and a restart then armed it and cancelled the
+   * Sent again while its answer is lost (settledWrite), for up to 5 s: a save whose answer is lost
+   * must not be told "not armed" while its row is stored, or a restart would arm it and cancel the
    * bot's orders. Still unsettled after that, it fails with OutcomeUnknown (Heartbeats then
    * removes the row it may have left).
    */

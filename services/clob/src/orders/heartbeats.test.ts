@@ -1,3 +1,5 @@
+// The dead-man's switch on a test clock: arming, refreshing and firing, and how its store writes
+// (slow, failed or unknown) decide what a bot is told and when its switch may fire.
 import { describe, expect, it, vi } from 'vitest';
 import { OutcomeUnknown } from '@pmx/db';
 import { Heartbeats } from './heartbeats.ts';
@@ -143,7 +145,7 @@ describe('Heartbeats', () => {
     await turn();
     expect(saves).toHaveLength(1);
     saves[0]!.settle(false);
-    // Until 2026-11-24 the retry was told 200 with an id while nothing was armed or stored.
+    // The retry is not told 200 with an id while nothing is armed or stored.
     expect(await first).toMatchObject({ ok: false, unavailable: true });
     expect(await retry).toMatchObject({ ok: false, unavailable: true });
     const again = heartbeats.beat('k', '');
@@ -164,7 +166,7 @@ describe('Heartbeats', () => {
     const arming = heartbeats.beat('k', '');
     await turn();
     now += 5000; // the write is slow: the bot has no id yet, so it cannot be silent
-    // Until 2026-11-24 the switch fired here and cancelled a live bot's orders.
+    // Firing here would cancel a live bot's orders.
     expect(heartbeats.takeExpired()).toEqual([]);
     saves[0]!.settle(true);
     expect(await arming).toMatchObject({ ok: true, armed: true, heartbeatId: saves[0]!.id });
@@ -223,7 +225,7 @@ describe('Heartbeats', () => {
     heartbeats.disarm('k'); // gone while its save is slow
     const second = heartbeats.beat('k', '');
     await turn();
-    // Until 2026-11-24 the second save ran at once, and could land first.
+    // The second save waits for the first: run at once, it could land first.
     expect(pending).toHaveLength(1);
     pending[0]!();
     await turn();

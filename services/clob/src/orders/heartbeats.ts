@@ -37,8 +37,8 @@ interface Armed {
   /** Its store write: true once stored, false if it failed. */
   stored: Promise<boolean>;
   /**
-   * Not stored (so not answered) yet: its silence starts once it is. Until 2026-11-24 a switch
-   * whose write was slow fired before its bot had its id, cancelling a live bot's orders.
+   * Not stored (so not answered) yet: its silence starts once it is, so a switch whose write is
+   * slow cannot fire before its bot has its id and cancel a live bot's orders.
    */
   pending: boolean;
 }
@@ -58,9 +58,9 @@ export class Heartbeats {
     /** How long a key may stay silent once armed, in ms. */
     readonly timeoutMs: number,
     /**
-     * A monotonic clock: silence is elapsed time. With the wall clock (until 2026-11-24) a clock
-     * stepped forward (NTP, a resumed VM) cancelled every armed key's orders at once, and one
-     * stepped back kept a dead bot's orders live for the step.
+     * A monotonic clock: silence is elapsed time. With the wall clock a clock stepped forward
+     * (NTP, a resumed VM) would cancel every armed key's orders at once, and one stepped back
+     * would keep a dead bot's orders live for the step.
      */
     private readonly now: () => number = () => performance.now(),
     private readonly store: SwitchStore = MEMORY_ONLY,
@@ -117,8 +117,8 @@ export class Heartbeats {
    * Runs a key's save after the saves before it have settled, so an earlier save never lands over
    * a later switch's row. (A switch does not fire while its save is pending, so a second one starts
    * meanwhile only after the first was disarmed or its save failed. Removals name their id, so they
-   * cannot take a later switch's row.) Until 2026-11-24 a slow save of a fired switch landed after
-   * the next switch's, and its removal then took the live switch's row.
+   * cannot take a later switch's row.) Otherwise a slow save of a fired switch could land after the
+   * next switch's, and its removal then take the live switch's row.
    */
   private inTurn(apiKey: string, save: () => Promise<void>): Promise<void> {
     const next = (this.saves.get(apiKey) ?? Promise.resolve()).then(save);

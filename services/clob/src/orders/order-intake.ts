@@ -184,7 +184,7 @@ export interface AcceptedTerms extends OrderTerms {
 export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: number): AcceptedTerms {
   const { market } = order;
   if (!market.active) throw new IntakeError('the market is not yet ready to process new orders');
-  // Trading disabled or cancel-only (ARCHITECTURE §9): not the order's fault, so not a 400.
+  // Trading disabled or cancel-only (docs/design/errors-and-limits.md): not the order's fault, so not a 400.
   if (market.closed)
     throw new HttpError(503, 'the market is closed: trading is disabled, open orders can only be cancelled');
   if (!market.acceptingOrders)

@@ -1,6 +1,6 @@
-// The order flow of ARCHITECTURE §1/§5: check the signature and the signer rules, reserve what
-// the order could spend, send it to its market's shard, and answer once the shard's events are
-// queued and applied. Cancels check ownership against the open orders.
+// The order flow (docs/design/overview.md, docs/design/money.md): check the signature and the
+// signer rules, reserve what the order could spend, send it to its market's shard, and answer once
+// the shard's events are queued and applied. Cancels check ownership against the open orders.
 
 import { formatUnits } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
@@ -204,7 +204,7 @@ export class OrderService {
   /**
    * Cancels every open order (and every one on its way to its shard) whose maker is `maker`,
    * whichever API key placed it; resolves to how many are still open after (one that filled,
-   * expired or was killed meanwhile is not: until 2026-11-24 its "can't be found" counted).
+   * expired or was killed meanwhile is not, though its cancel answers "can't be found").
    */
   async cancelMaker(maker: string): Promise<number> {
     const byKey = new Map<string, string[]>();

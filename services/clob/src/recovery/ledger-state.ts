@@ -10,7 +10,7 @@ import { logger } from '@pmx/config';
 
 export interface LedgerOrder extends RestoredOrder {
   ownerKey: string;
-  /** Its API key was deleted (a crash while the key's orders were being cancelled, before 2026-11-23 also after). */
+  /** Its API key is gone while the order is open (a crash while the key's orders were being cancelled). */
   keyDeleted: boolean;
   assetId: string;
   matched: number;

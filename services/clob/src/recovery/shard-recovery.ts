@@ -1,5 +1,5 @@
-// Start-up recovery (ARCHITECTURE §6): ingest first applies everything in every shard's queue to
-// Postgres; then, from one consistent read of the ledger, the risk book (balances, locked
+// Start-up recovery (docs/design/durability.md): ingest first applies everything in every shard's
+// queue to Postgres; then, from one consistent read of the ledger, the risk book (balances, locked
 // collateral, reservations of open orders), the open orders and each shard's books are rebuilt,
 // and event numbering goes on from the ledger's last sequence. Until then the shard answers 425.
 
@@ -171,8 +171,8 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
         // Not ok only when it has just expired (a GTD due by now): gone from the book either way.
         await shards.submit(shard, { type: 'cancel', orderId: order.orderId, owner: order.owner, reason: 'uncovered' });
       }
-      // Left by a crash between a key's deletion and the cancel of its orders (possible until
-      // 2026-11-23, when the key's row went first).
+      // Orders of a deleted API key, left open by a crash while its orders were being cancelled:
+      // nobody else can cancel them.
       for (const order of mine.filter((o) => o.keyDeleted)) {
         log(
           `open order ${order.orderId} belongs to the deleted API key ${order.ownerKey}; it is cancelled (reason "key-deleted")`,

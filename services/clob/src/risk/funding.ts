@@ -13,8 +13,8 @@
 // second insert waits while the first is still in flight, and is a no-op if the first committed.
 // Meanwhile a withdrawal stays debited and a deposit uncredited. A request still unsettled after
 // `settleMs` is answered Unsettled (503, naming the key to send again) while the writing goes on.
-// Until 2026-11-24 any error was taken as "not written": a withdrawal that had committed was
-// credited back, and could be withdrawn again.
+// No error is taken as "not written": a withdrawal that had committed would be credited back, and
+// could be withdrawn again.
 
 import { randomUUID } from 'node:crypto';
 import { OutcomeUnknown, settledWrite, type Sql } from '@pmx/db';

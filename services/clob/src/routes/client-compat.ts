@@ -1,4 +1,4 @@
-// Lookups the official client makes before it builds orders (docs/clients.md §3): market info by
+// Lookups the official client makes before it builds orders (docs/design/auth.md): market info by
 // token or condition id in its compact form, the fee rates, and GET /ok.
 
 import { BYTES32_HEX } from '@pmx/codec';
@@ -48,9 +48,9 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
     },
     {
       // A client given a builder code reads the builder's fee rates (once per code) before its
-      // first market order or BUY capped by `userUSDCBalance`; with throwOnError a 404 here stopped
-      // those orders before they were sent (until 2026-11-28). Any code may be put in an order and pmx charges
-      // no fees, so every well-formed code has rates of 0.
+      // first market order or BUY capped by `userUSDCBalance`; with throwOnError a 404 here would
+      // stop those orders before they are sent. Any code may be put in an order and pmx charges no
+      // fees, so every well-formed code has rates of 0.
       method: 'GET',
       path: '/fees/builder-fees/:builder_code',
       handler: (ctx) => {

@@ -20,7 +20,7 @@ export function marketDataRoutes(
     assertReady(ref.market.conditionId);
     return ref;
   };
-  /** BUY → the best bid, SELL → the best ask (ARCHITECTURE §10), as a decimal string or null. */
+  /** BUY → the best bid, SELL → the best ask (docs/reference/clob.md), as a decimal string or null. */
   const sidePrice = (ref: TokenRef, side: 'BUY' | 'SELL'): string | null => {
     const quote = books.quote(ref.market, ref.token);
     const ticks = side === 'BUY' ? quote.bid : quote.ask;

@@ -99,7 +99,7 @@ const ORDER_ID = /^0x[0-9a-f]{64}$/;
 
 /**
  * An order id as pmx writes it (`0x` and 64 lower-case hex digits) whatever case the client sent:
- * a bot that upper-cases hex was told its live order "can't be found". Anything else stays as sent
+ * a bot that upper-cases hex is not told its live order "can't be found". Anything else stays as sent
  * (and is found nowhere).
  */
 function orderIdOf(id: string): string {

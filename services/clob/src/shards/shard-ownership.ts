@@ -1,6 +1,6 @@
-// Each shard is owned by exactly one front-end process at a time (ARCHITECTURE §8). A process
-// holds a Postgres session advisory lock per shard it owns, on a connection of its own, for as
-// long as it runs; a second front end on the same ledger (on the same port, which uWS opens with
+// Each shard is owned by exactly one front-end process at a time (docs/design/overview.md). A
+// process holds a Postgres session advisory lock per shard it owns, on a connection of its own, for
+// as long as it runs; a second front end on the same ledger (on the same port, which uWS opens with
 // SO_REUSEPORT, on another port or on another host) is refused at start instead of running a
 // second copy of the books and balances. A crash drops the connection, and with it the locks.
 //
@@ -9,10 +9,10 @@
 // they are gone they are taken again on a new session, and if another process has them by then,
 // `onLost` is told (the front end halts trading: the other one runs the books). A loss is seen in
 // `pg_locks`: a session not of this process holds them. One check at a time, the next timed from
-// the end of the last or from its deadline, and one take at a time however long it waits. Until
-// 2026-11-24 checks ran on an interval and piled up while Postgres was slow (a failover): when the
-// session turned out gone, the first took the locks again and the next found them taken (by this
-// very process) and halted trading; later versions let one hung query or take stop every check.
+// the end of the last or from its deadline, and one take at a time however long it waits: checks
+// on an interval pile up while Postgres is slow (a failover), and when the session turns out gone
+// the first takes the locks again and the next finds them taken (by this very process) and halts
+// trading; and no hung query or take may stop every check after it.
 
 import type { Sql } from '@pmx/db';
 import { StartRefusal, logger } from '@pmx/config';
@@ -51,7 +51,7 @@ async function take(
   } catch (error) {
     // Refused: the session is alive and gives its locks back. Anything else may be a dead
     // connection, and a query or a release on it throws out of postgres.js's own callbacks (a
-    // crash: found by a review, 2026-11-24): the session is ended from the pool instead, which
+    // crash): the session is ended from the pool instead, which
     // frees any lock it took, and the connection is left unused.
     if (error instanceof StartRefusal) {
       await connection`SELECT pg_advisory_unlock_all()`.catch(() => {});

@@ -191,7 +191,7 @@ describe('ShardSet', () => {
       });
       const placed = Array.from({ length: 3000 }, (_, i) => place(i));
       const closed = own.close();
-      // Until 2026-11-24 the thread stopped at once: batches out failed, queued ones never settled.
+      // The thread does not stop at once: batches out are stored, queued ones settle.
       expect((await Promise.all(placed)).every((r) => r.type === 'place' && r.ok)).toBe(true);
       await closed;
       await expect(place(-1)).rejects.toMatchObject({ status: 503 });
@@ -225,7 +225,7 @@ describe('ShardSet', () => {
       const closed = own.close();
       await added;
       await closed;
-      // Until 2026-11-24 every fault was taken for the stop's own and dropped, unlogged.
+      // A fault during the stop is not taken for the stop's own: it is logged.
       expect(faults).toEqual(['the book cache could not follow']);
     } finally {
       await cleanupRedisPrefix(redis, ownPrefix);

@@ -213,9 +213,8 @@ export class ShardSet {
 
   /**
    * Takes no more commands, lets the batches out and queued finish (their events reach the
-   * queues) for up to `graceMs`, then stops the threads; a command left then is refused with 503.
-   * Until 2026-11-24 the threads stopped at once, and every order in a batch still out was logged
-   * as a fault with its stack.
+   * queues) for up to `graceMs`, then stops the threads; a command left then is refused with 503,
+   * not logged as a fault.
    */
   async close({ graceMs = 2_000 } = {}): Promise<void> {
     this.closing = true;

@@ -27,8 +27,8 @@ const data = workerData as ShardWorkerData;
 setLogLevel(data.logLevel);
 const host = new ShardHost(data.shard);
 // An append Redis has not answered within the stall time fails and is tried again
-// (event-appender.ts), which logs it: without a timeout a hung Redis held the shard silently for
-// as long as it hung. (A timed-out append that did land is stored twice; ingest skips the copy.)
+// (event-appender.ts), which logs it: without a timeout a hung Redis would hold the shard silently
+// for as long as it hangs. (A timed-out append that did land is stored twice; ingest skips the copy.)
 const connection = new Redis(data.redisUrl, { maxRetriesPerRequest: null, commandTimeout: data.stallMs });
 // No version check: it is the one command of BullMQ's start-up (INFO), and a timeout of it would
 // leave the queue failing every add for good (BullMQ keeps its first start-up's outcome).

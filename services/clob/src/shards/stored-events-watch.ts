@@ -6,7 +6,7 @@
 // - the shard marks Redis with a token of its own at its first append. After an append failed
 //   (Redis hung or away) or a reconnect, the next append checks the mark is still there. The
 //   counter alone can miss a loss: appends that timed out are sent again after the reconnect and
-//   use up job numbers in the emptied Redis first (found by a review).
+//   use up job numbers in the emptied Redis first.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { logger } from '@pmx/config';

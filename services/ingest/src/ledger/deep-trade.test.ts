@@ -1,6 +1,6 @@
 // A trade with more fills than a smallint counts (migration 006): a taker sweeping 33,000
-// resting orders at once goes into the ledger whole, its fills numbered 0 … 32,999, where the
-// 32,769th fill once failed the batch for good and stopped the shard's ledger.
+// resting orders at once goes into the ledger whole, its fills numbered 0 … 32,999; as a smallint,
+// the 32,769th fill would fail the batch for good and stop the shard's ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderType, Side } from '@pmx/matching';
 import { COLLATERAL } from '@pmx/risk';

@@ -116,7 +116,7 @@ export class ShardConsumer {
       stalledInterval: 5_000,
     });
     // Every batch behind a gap fails alike: the first is logged, then at most a line every 10 s
-    // while the gap stays (until 2026-11-24, one per batch, for as long as trading went on).
+    // while the gap stays (not one per batch, for as long as trading goes on).
     let gap: { lastSeq: number; report: (line: string) => void } | undefined;
     this.worker.on('failed', (job, error) => {
       if (error instanceof ShutdownError) return;
@@ -126,7 +126,7 @@ export class ShardConsumer {
       gap.report(line);
     });
     // At most a line every 10 s: while Redis is away the worker reports each reconnect attempt
-    // (≈ 1 line per shard a second, before 2026-11-24).
+    // (≈ 1 line per shard a second).
     const report = throttledLog((line) => this.log(line));
     this.worker.on('error', (error) => report(`shard ${this.shard}: worker error: ${error.message}`));
     const every = this.options.healIntervalMs ?? 5000;
