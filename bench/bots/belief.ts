@@ -67,6 +67,8 @@ export class Belief {
   readonly pending = new Set<string>();
   /** Open orders whose cancel was sent and not yet answered. */
   readonly cancelling = new Set<string>();
+  /** Cancelled orders whose fills before the cancel are not known yet. */
+  readonly unsettled = new Set<string>();
 
   balance(asset: string): number {
     return this.balances.get(asset) ?? 0;

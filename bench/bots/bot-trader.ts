@@ -115,8 +115,8 @@ export class BotTrader {
       const answer = await this.http.send(method, pathWithQuery, { body, sign, deadline });
       this.metrics.request(kind, answer.ms, answer.throttled);
       return answer;
-    } catch {
-      this.metrics.requestFailed();
+    } catch (error) {
+      this.metrics.requestFailed(`${method} ${path}: ${(error as Error).message}`);
       return undefined;
     }
   }
@@ -148,7 +148,7 @@ export class BotTrader {
         const { orderId } = signed[k]!;
         this.belief.pending.delete(orderId);
         if (result === undefined || typeof result === 'string') {
-          this.metrics.reject(result ?? 'no answer');
+          this.metrics.reject(result ?? 'no answer', this.kind);
           return;
         }
         const record = this.belief.placed({ ...order, id: orderId, size: order.tokens * UNITS }, result);
@@ -164,7 +164,9 @@ export class BotTrader {
   private answersOf(answer: HttpAnswer | undefined, count: number): (PlaceAnswer | string | undefined)[] {
     if (answer === undefined) return Array.from({ length: count }, () => undefined);
     if (answer.status !== 200) {
-      const message = `HTTP ${answer.status}: ${typeof answer.body === 'object' ? answer.body?.error : answer.body}`;
+      const error = String(typeof answer.body === 'object' ? answer.body?.error : answer.body);
+      // A refusal (400) reads as in a batch's answers; other statuses keep theirs (429, 425, 503 …).
+      const message = answer.status === 400 ? error : `HTTP ${answer.status}: ${error}`;
       return Array.from({ length: count }, () => message);
     }
     const list = (Array.isArray(answer.body) ? answer.body : [answer.body]) as PlaceAnswer[];
@@ -210,7 +212,11 @@ export class BotTrader {
     if (answer?.status !== 200) return;
     const { canceled = [] } = answer.body as { canceled?: string[] };
     const at = Date.now();
-    for (const id of canceled) this.belief.close(id, at);
+    for (const id of canceled) {
+      this.belief.close(id, at);
+      // What it filled before the cancel is read back once (Reconciler.orders).
+      if (this.belief.orders.has(id)) this.belief.unsettled.add(id);
+    }
     this.metrics.cancels(canceled.length);
   }
 
@@ -218,7 +224,10 @@ export class BotTrader {
   async heartbeat(id: string): Promise<string> {
     const answer = await this.authed('POST', '/heartbeats', 'heartbeat', { heartbeat_id: id });
     if (answer?.status === 200) return String((answer.body as { heartbeat_id: string }).heartbeat_id);
-    return id;
+    if (answer?.status !== 400) return id;
+    // Too late or not current: the switch fired (the orders are being cancelled); arm it again.
+    this.metrics.reject(`heartbeat: ${(answer.body as { error?: string }).error}`, this.kind);
+    return '';
   }
 
   close(): void {

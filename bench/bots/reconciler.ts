@@ -63,6 +63,16 @@ export class Reconciler {
       (order) => !seen.has(order.id) && order.restingSince > 0 && order.restingSince < startedAt,
     );
     for (const order of gone) await this.closedOrder(bot, order, deadline);
+    for (const id of [...bot.belief.unsettled]) await this.cancelledOrder(bot, id, deadline);
+  }
+
+  /** A cancelled order read back once: what it filled before the cancel took it. */
+  private async cancelledOrder(bot: BotTrader, id: string, deadline?: number): Promise<void> {
+    const answer = await bot.authed('GET', `/data/order/${id}`, 'read', undefined, deadline);
+    if (answer?.status !== 200) return;
+    bot.belief.unsettled.delete(id);
+    if (!bot.belief.matchedNow(id, baseUnits((answer.body as WireOrder).size_matched)))
+      this.disagree('matched amount lower than the bot knew');
   }
 
   /** An order the bot believes open that the listing lacks: read it alone, learn how it closed. */
@@ -127,8 +137,13 @@ export class Reconciler {
     }
     const fills = this.mapOf(this.makerFills, bot);
     for (const fill of mine) {
-      if (!belief.orders.has(fill.order_id)) this.disagree('fill of an order the bot does not know');
-      fills.set(fill.order_id, (fills.get(fill.order_id) ?? 0) + baseUnits(fill.matched_amount));
+      const order = belief.orders.get(fill.order_id);
+      if (order === undefined) this.disagree('fill of an order the bot does not know');
+      const filled = (fills.get(fill.order_id) ?? 0) + baseUnits(fill.matched_amount);
+      fills.set(fill.order_id, filled);
+      // Fills arrive trade by trade: learn them once they reach past what the bot knew.
+      if (order !== undefined && order.takerMatched + filled > order.matched)
+        belief.matchedNow(order.id, order.takerMatched + filled);
     }
     return true;
   }

@@ -36,7 +36,10 @@ export interface MetricsSummary extends Counts {
   ackP99Ms: number | null;
   ackMaxMs: number | null;
   rejectsByReason: Record<string, number>;
+  /** "kind: reason" → count (maker, taker, noise). */
+  rejectsByKind: Record<string, number>;
   requestErrors: number;
+  requestErrorsByReason: Record<string, number>;
 }
 
 const empty = (): SecondBucket => ({
@@ -68,8 +71,10 @@ export class RunMetrics {
   readonly startedAt = Date.now();
   private readonly buckets: SecondBucket[] = [];
   private readonly reasons = new Map<string, number>();
+  private readonly kindReasons = new Map<string, number>();
   private readonly allAckMs: number[] = [];
   private errors = 0;
+  private readonly failures = new Map<string, number>();
   /** Until set, nothing counts: set-up traffic (keys, funding) is not the run. */
   private counting = false;
   private measuredFrom = Date.now();
@@ -103,8 +108,12 @@ export class RunMetrics {
     }
   }
 
-  requestFailed(): void {
-    if (this.counting) this.errors++;
+  /** A request that got no answer (a connection error or a timeout), by what failed. */
+  requestFailed(what: string): void {
+    if (!this.counting) return;
+    this.errors++;
+    const reason = `no answer: ${reasonOf(what)}`;
+    this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
   }
 
   orders(sent: number, accepted: number): void {
@@ -124,12 +133,15 @@ export class RunMetrics {
     if (b !== undefined) b.cancels += count;
   }
 
-  reject(message: string, count = 1): void {
+  /** An order refused, by reason and by the kind of bot that sent it. */
+  reject(message: string, kind: string, count = 1): void {
     const b = this.bucket();
     if (b === undefined) return;
     b.rejects += count;
     const reason = reasonOf(message);
     this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + count);
+    const byKind = `${kind}: ${reason}`;
+    this.kindReasons.set(byKind, (this.kindReasons.get(byKind) ?? 0) + count);
   }
 
   series(): SecondRow[] {
@@ -167,13 +179,16 @@ export class RunMetrics {
       ackP99Ms: ms(this.allAckMs, 99),
       ackMaxMs: ms(this.allAckMs, 100),
       rejectsByReason: Object.fromEntries([...this.reasons].sort((a, b) => b[1] - a[1])),
+      rejectsByKind: Object.fromEntries([...this.kindReasons].sort((a, b) => b[1] - a[1])),
       requestErrors: this.errors,
+      requestErrorsByReason: Object.fromEntries(this.failures),
     };
   }
 
   /** One line over the last few whole seconds: rates, rejects by reason so far, ack percentiles. */
   progressLine(windowSeconds = 3): string {
-    const done = this.buckets.slice(0, -1).slice(-windowSeconds);
+    const elapsed = Math.floor((Date.now() - this.measuredFrom) / 1000);
+    const done = this.buckets.slice(Math.max(0, elapsed - windowSeconds), elapsed);
     const n = Math.max(1, done.length);
     const rate = (field: 'ordersSent' | 'fills' | 'cancels') => Math.round(done.reduce((s, b) => s + b[field], 0) / n);
     const acks = done.flatMap((b) => b.ackMs);
@@ -182,7 +197,6 @@ export class RunMetrics {
       .slice(0, 3)
       .map(([reason, count]) => `${count}× ${reason.slice(0, 40)}`)
       .join('; ');
-    const elapsed = Math.floor((Date.now() - this.measuredFrom) / 1000);
     return (
       `bots ${elapsed}s: ${rate('ordersSent')} orders/s, ${rate('fills')} fills/s, ${rate('cancels')} cancels/s, ` +
       `ack p50 ${ms(acks, 50) ?? '-'} ms p99 ${ms(acks, 99) ?? '-'} ms, rejects ${this.totalRejects()}` +
