@@ -1,8 +1,7 @@
 // Samples how the exchange holds up while the crowd trades, once a period: the shard queues'
 // depth and the age of their oldest unapplied batch (the ledger's lag behind the acks), the newest
 // trade in the ledger (Postgres) and in the history (ClickHouse, through the public GET /trades),
-// and CPU per process. The history's lag is worked out afterwards: how long after a sample the
-// history held the ledger's newest trade of that moment.
+// and CPU per process.
 
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -145,17 +144,14 @@ export class ExchangeSampler {
 }
 
 /**
- * For each sample: how long after it the history held the ledger's newest trade of that moment
- * (ms; null when it never did before the samples end). Resolution: the sampling period.
+ * For each sample: how far the history was behind the ledger, as the match time of the ledger's
+ * newest trade less the history's (ms; 0 when it holds it, or before the first trade). With
+ * trades flowing, that is how long a trade waits after the ledger before the history has it.
  */
 export function historyLags(samples: readonly ExchangeSample[]): (number | null)[] {
-  return samples.map((sample, i) => {
-    const wanted = sample.ledgerNewestMs;
-    if (wanted === null) return 0;
-    for (let j = i; j < samples.length; j++) {
-      const held = samples[j]!.historyNewestMs;
-      if (held !== null && held >= wanted) return Math.round((samples[j]!.t - sample.t) * 1000);
-    }
-    return null;
+  return samples.map(({ ledgerNewestMs: ledger, historyNewestMs: history }) => {
+    if (ledger === null) return 0;
+    if (history === null) return null;
+    return Math.max(0, ledger - history);
   });
 }

@@ -1,5 +1,5 @@
-// The run's counters: rejection reasons group without per-order details, and the history lag is
-// how long after each sample the history held the ledger's newest trade of that moment.
+// The run's counters: rejection reasons group without per-order details, the history's lag behind
+// the ledger, and how long a 429 makes a bot wait.
 import { describe, expect, it } from 'vitest';
 import { historyLags, type ExchangeSample } from './exchange-sampler.ts';
 import { retryAfterMs } from './exchange-http.ts';
@@ -25,9 +25,9 @@ describe('historyLags', () => {
     cpu: {},
   });
 
-  it('is the time until a later sample shows the history holding what the ledger held', () => {
-    const samples = [sample(0, 1000, 900), sample(0.5, 1200, 1000), sample(1, 1200, 1200), sample(1.5, 1500, 1200)];
-    expect(historyLags(samples)).toEqual([500, 500, 0, null]);
+  it('is how far the newest trade in the history is behind the newest in the ledger', () => {
+    const samples = [sample(0, 1000, 900), sample(0.5, 1200, 1200), sample(1, 1500, null)];
+    expect(historyLags(samples)).toEqual([100, 0, null]);
   });
 
   it('is 0 before the first trade', () => {

@@ -31,7 +31,7 @@ function headline(run: BotsRun): Record<string, Cell>[] {
     { figure: 'requests without an answer', value: s.requestErrors },
     { figure: 'deepest shard queue (batches)', value: max(samples.map((x) => x.queueDepth)) ?? 0 },
     { figure: 'largest ledger lag, ms', value: max(samples.map((x) => x.ledgerLagMs)) ?? 0 },
-    { figure: 'largest history lag, ms (sampled)', value: max(samples.map((x) => x.historyLagMs)) ?? 'n/a' },
+    { figure: 'largest history lag behind the ledger, ms', value: max(samples.map((x) => x.historyLagMs)) ?? 'n/a' },
     { figure: 'queues drained after stop, ms', value: run.drainMs },
   ];
 }

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { escapeHtml, page, table, type Cell } from './html.ts';
-import { barChart } from './svg-chart.ts';
+import { barChart, PALETTE } from './svg-chart.ts';
 
 /** A bench result as report.ts writes it. */
 interface StoredBench {
@@ -66,9 +66,11 @@ function benchSection(b: StoredBench): string {
       barChart(
         `${b.bench}: each figure beside its anchor`,
         b.anchors.flatMap((a) => [
-          { label: a.figure, value: a.value },
-          { label: `  ${a.anchor}`, value: a.anchorValue },
+          { label: `${a.figure} (${a.unit})`, value: a.value, color: PALETTE[0] },
+          { label: `  beside: ${a.anchor}`, value: a.anchorValue, color: '#999' },
         ]),
+        '',
+        false,
       ),
     );
   }

@@ -123,12 +123,14 @@ export function lineChart(spec: LineChartSpec): string {
 export interface Bar {
   label: string;
   value: number;
+  /** Default: the palette's red. */
+  color?: string;
 }
 
-/** Horizontal bars, longest first, each labelled with its value. */
-export function barChart(title: string, bars: Bar[], unit = ''): string {
+/** Horizontal bars, each labelled with its value; longest first unless `sorted` is false. */
+export function barChart(title: string, bars: Bar[], unit = '', sorted = true): string {
   const rowH = 22;
-  const labelW = 330;
+  const labelW = 400;
   const height = 36 + Math.max(1, bars.length) * rowH;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const barW = WIDTH - labelW - 80;
@@ -137,19 +139,15 @@ export function barChart(title: string, bars: Bar[], unit = ''): string {
     `<text x="8" y="16" font-size="13" font-weight="bold">${escapeHtml(title)}</text>`,
   ];
   if (bars.length === 0) parts.push(`<text x="8" y="44" fill="#555">none</text>`);
-  [...bars]
-    .sort((a, b) => b.value - a.value)
-    .forEach((bar, i) => {
-      const y = 28 + i * rowH;
-      const w = (bar.value / max) * barW;
-      parts.push(
-        `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${escapeHtml(bar.label.slice(0, 60))}</text>`,
-      );
-      parts.push(
-        `<rect x="${labelW}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${PALETTE[1]}"/>`,
-      );
-      parts.push(`<text x="${labelW + w + 6}" y="${y + 14}">${format(bar.value)}${escapeHtml(unit)}</text>`);
-    });
+  (sorted ? [...bars].sort((a, b) => b.value - a.value) : bars).forEach((bar, i) => {
+    const y = 28 + i * rowH;
+    const w = (bar.value / max) * barW;
+    const label = bar.label.length > 64 ? `${bar.label.slice(0, 63)}…` : bar.label;
+    parts.push(`<text x="8" y="${y + 14}">${escapeHtml(label)}</text>`);
+    const color = bar.color ?? PALETTE[1];
+    parts.push(`<rect x="${labelW}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${color}"/>`);
+    parts.push(`<text x="${labelW + w + 6}" y="${y + 14}">${format(bar.value)}${escapeHtml(unit)}</text>`);
+  });
   parts.push('</svg>');
   return parts.join('');
 }
