@@ -3,7 +3,7 @@
 // bench/bots reads process.env.
 
 import { parseArgs } from 'node:util';
-import { connectionSettings, DEV_OPERATOR_KEY, envString, type Env } from '@pmx/config';
+import { connectionSettings, DEV_OPERATOR_KEY, envString, isLoopbackHost, type Env } from '@pmx/config';
 import { DEFAULT_BANDS, type Band } from './bands.ts';
 
 export interface BotsOptions {
@@ -103,6 +103,7 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
   const url = (
     v.url ?? envString(env, 'PMX_BOTS_URL', envString(env, 'PMX_CLOB_URL', 'http://127.0.0.1:8080'))
   ).replace(/\/+$/, '');
+  if (!URL.canParse(url)) throw new BotsUsageError(`--url must be a URL such as http://127.0.0.1:8080, got ${url}`);
   if (v.name !== undefined && !/^[\w.-]{1,64}$/.test(v.name))
     throw new BotsUsageError('--name takes letters, digits, _ . - (a folder name)');
   return {
@@ -122,7 +123,8 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
     heartbeatMs: 3000,
     reconcileMs: 2000,
     sampleMs: 1000,
-    ownAddresses: !v['no-own-addresses'],
+    // Loopback only: a source address of 127.0.x.y cannot reach another host.
+    ownAddresses: !v['no-own-addresses'] && isLoopbackHost(new URL(url).hostname),
     bands: DEFAULT_BANDS,
     skewCents: 3,
     maxInventory: 400,

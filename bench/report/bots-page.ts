@@ -36,7 +36,7 @@ function headline(run: BotsRun): Record<string, Cell>[] {
   ];
 }
 
-function charts(run: BotsRun): string {
+function charts(run: BotsRun, cores: number): string {
   const t = run.series.map((row) => row.t);
   const parts = [
     lineChart({
@@ -88,14 +88,29 @@ function charts(run: BotsRun): string {
     }),
   );
   const groups = [...new Set(run.samples.flatMap((s) => Object.keys(s.cpu)))].sort();
+  const total = run.samples.map((s) =>
+    Number(
+      Object.values(s.cpu)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(1),
+    ),
+  );
   parts.push(
     lineChart({
       title: 'CPU per process (% of one core)',
       xLabel: 'seconds',
       yLabel: '% of a core',
       x: st,
-      series: groups.map((group) => ({ name: group, values: run.samples.map((s) => s.cpu[group] ?? null) })),
+      series: [
+        ...groups.map((group) => ({ name: group, values: run.samples.map((s) => s.cpu[group] ?? null) })),
+        { name: 'all of these', values: total },
+      ],
+      reference: { label: `all ${cores} cores`, value: cores * 100 },
     }),
+    '<h2>Rejections by kind of bot</h2>',
+    table(
+      Object.entries(run.summary.rejectsByKind ?? {}).map(([reason, count]) => ({ 'kind: reason': reason, count })),
+    ),
   );
   return parts.join('\n');
 }
@@ -121,7 +136,7 @@ export function botsPage(run: BotsRun, machine: Machine): string {
     '<h2>Headline figures</h2>',
     table(headline(run)),
     '<h2>Over the run</h2>',
-    charts(run),
+    charts(run, machine.cpus),
   ];
   return page(`pmx bots run ${run.name}`, body.join('\n'));
 }

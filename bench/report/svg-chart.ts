@@ -21,7 +21,7 @@ export interface LineChartSpec {
 
 const WIDTH = 760;
 const HEIGHT = 260;
-const PAD = { left: 64, right: 16, top: 28, bottom: 40 };
+const PAD = { left: 64, right: 16, bottom: 40 };
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
 /** A round step giving about `count` ticks over [0, max]. */
@@ -39,13 +39,13 @@ function format(value: number): string {
   return value.toFixed(value < 1 ? 2 : 1);
 }
 
-function axes(xMax: number, yMax: number, xLabel: string, yLabel: string): string[] {
+function axes(top: number, xMax: number, yMax: number, xLabel: string, yLabel: string): string[] {
   const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const plotH = HEIGHT - top - PAD.bottom;
   const parts: string[] = [];
   const yStep = niceStep(yMax, 5);
   for (let v = 0; v <= yMax + 1e-9; v += yStep) {
-    const y = PAD.top + plotH - (v / yMax) * plotH;
+    const y = top + plotH - (v / yMax) * plotH;
     parts.push(
       `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#e5e5e5"/>`,
     );
@@ -55,17 +55,17 @@ function axes(xMax: number, yMax: number, xLabel: string, yLabel: string): strin
   for (let v = 0; v <= xMax + 1e-9; v += xStep) {
     const x = PAD.left + (v / Math.max(1e-9, xMax)) * plotW;
     parts.push(
-      `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH + 4}" stroke="#888"/>`,
+      `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${top + plotH}" y2="${top + plotH + 4}" stroke="#888"/>`,
     );
-    parts.push(`<text x="${x.toFixed(1)}" y="${PAD.top + plotH + 16}" text-anchor="middle">${format(v)}</text>`);
+    parts.push(`<text x="${x.toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${format(v)}</text>`);
   }
   parts.push(
-    `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH}" stroke="#888"/>`,
+    `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#888"/>`,
   );
-  parts.push(`<line x1="${PAD.left}" x2="${PAD.left}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="#888"/>`);
+  parts.push(`<line x1="${PAD.left}" x2="${PAD.left}" y1="${top}" y2="${top + plotH}" stroke="#888"/>`);
   parts.push(`<text x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(xLabel)}</text>`);
   parts.push(
-    `<text transform="translate(14 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(yLabel)}</text>`,
+    `<text transform="translate(14 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(yLabel)}</text>`,
   );
   return parts;
 }
@@ -89,14 +89,16 @@ export function lineChart(spec: LineChartSpec): string {
   const values = spec.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
   const yMax = Math.max(1e-9, ...values, spec.reference?.value ?? 0) * 1.08;
   const xMax = Math.max(1, ...spec.x);
+  // The legend sits above the plot, four series a row.
+  const top = 30 + Math.ceil(spec.series.length / 4) * 14;
   const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const plotH = HEIGHT - top - PAD.bottom;
   const sx = (v: number) => PAD.left + (v / xMax) * plotW;
-  const sy = (v: number) => PAD.top + plotH - (v / yMax) * plotH;
+  const sy = (v: number) => top + plotH - (v / yMax) * plotH;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="11" role="img" aria-label="${escapeHtml(spec.title)}">`,
     `<text x="${PAD.left}" y="16" font-size="13" font-weight="bold">${escapeHtml(spec.title)}</text>`,
-    ...axes(xMax, yMax, spec.xLabel, spec.yLabel),
+    ...axes(top, xMax, yMax, spec.xLabel, spec.yLabel),
   ];
   if (spec.reference !== undefined) {
     const y = sy(spec.reference.value).toFixed(1);
@@ -112,7 +114,7 @@ export function lineChart(spec: LineChartSpec): string {
     const d = path(spec.x, series.values, sx, sy);
     if (d !== '') parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"/>`);
     const lx = PAD.left + 8 + (i % 4) * 170;
-    const ly = PAD.top + 8 + Math.floor(i / 4) * 14;
+    const ly = 34 + Math.floor(i / 4) * 14;
     parts.push(`<rect x="${lx}" y="${ly - 8}" width="10" height="3" fill="${color}"/>`);
     parts.push(`<text x="${lx + 14}" y="${ly - 4}">${escapeHtml(series.name)}</text>`);
   });
