@@ -43,6 +43,9 @@ export class Reconciler {
   /** One listing of the bot's open orders against its belief; learns the fills it shows. */
   async orders(bot: BotTrader, deadline?: number): Promise<void> {
     const startedAt = Date.now();
+    // What the bot knew when the listing started: fills learnt meanwhile (from the trades) may
+    // run ahead of the listing's snapshot without it being wrong.
+    const knownBefore = new Map([...bot.belief.open.values()].map((order) => [order.id, order.matched]));
     const listed = await this.pages<WireOrder>(bot, '/data/orders', deadline);
     if (listed === undefined) return;
     this.checks++;
@@ -56,8 +59,9 @@ export class Reconciler {
       }
       if (order.cancelAckedAt !== undefined && order.cancelAckedAt < startedAt)
         this.disagree('order open after its cancel was acknowledged');
-      if (!bot.belief.matchedNow(wire.id, baseUnits(wire.size_matched)))
-        this.disagree('matched amount lower than the bot knew');
+      const matched = baseUnits(wire.size_matched);
+      if (matched < (knownBefore.get(wire.id) ?? 0)) this.disagree('matched amount lower than the bot knew');
+      else if (matched > order.matched) bot.belief.matchedNow(wire.id, matched);
     }
     const gone = [...bot.belief.open.values()].filter(
       (order) => !seen.has(order.id) && order.restingSince > 0 && order.restingSince < startedAt,
