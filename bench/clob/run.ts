@@ -562,10 +562,30 @@ try {
       note: `${(fewer.bookRatio * 100).toFixed(0)}% of hello-world GET (${Math.round(fewer.hello.rps)}/s); straight at uWS ${(fewer.directRatio * 100).toFixed(0)}%`,
     },
   ];
+  const anchor = (figure: string, value: number, name: string, anchorValue: number, unit: string) => ({
+    figure,
+    value: Math.round(value),
+    anchor: name,
+    anchorValue: Math.round(anchorValue),
+    unit,
+  });
   writeReport({
     bench: 'clob',
     goal: 'POST /order ≥ 50 % of min(ceilings); batches of 15 more; ack p99 < 20 ms at half rate; GET /book ≥ 60 % of hello-world',
     rows,
+    anchors: [
+      anchor(
+        'POST /order',
+        single.rps,
+        'signature ceiling (digest + recovery, all cores)',
+        signaturesPerSec,
+        'orders/s',
+      ),
+      anchor('POST /order', single.rps, 'hello-world POST (uWS, same client)', helloPost.rps, 'requests/s'),
+      anchor('POST /order', single.rps, 'floor: the mandated parts only', floor.rps, 'orders/s'),
+      anchor('POST /orders, batches of 15', batchOrdersPerSec, 'min(ceilings)', ceiling, 'orders/s'),
+      anchor('GET /book (public port)', book.rps, 'hello-world GET', helloGet.rps, 'requests/s'),
+    ],
     figures: {
       signaturesPerSec: Math.round(signaturesPerSec),
       helloPostRps: Math.round(helloPost.rps),
