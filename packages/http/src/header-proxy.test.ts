@@ -33,7 +33,7 @@ const routes: Route[] = [
 ];
 
 beforeAll(async () => {
-  server = serveForTest({ routes, errorShape: 'simple', trustedProxyHops: 1, maxBodyBytes: 1024 });
+  server = serveForTest({ routes, errorShape: 'simple', maxBodyBytes: 1024 });
   proxy = await startHeaderProxy({
     port: 0,
     target: { host: '127.0.0.1', port: server.listening.port },

@@ -1,5 +1,6 @@
 // createHttpServer: mounts route arrays on one uWS app with the server-wide error shape, body
 // cap and hooks, answers unknown paths (404) and wrong methods (405), and listens/closes.
+import { rmSync } from 'node:fs';
 import { errorBody, type ErrorShape } from './error-shape.ts';
 import { answerAfterBody, writeResponse } from './response-writer.ts';
 import { RouteRunner, type ErrorLogger, type ServerState } from './route-runner.ts';
@@ -32,11 +33,6 @@ export interface HttpServerOptions<L extends Locals = Record<string, unknown>> {
   /** Body cap for routes without their own; default 1 MiB. Over it → 413. */
   maxBodyBytes?: number;
   hooks?: HttpServerHooks<L>;
-  /**
-   * Proxies in front of this server that append to X-Forwarded-For; the client IP is taken
-   * from that many entries from the right. Default 0: the header is ignored (it is forgeable).
-   */
-  trustedProxyHops?: number;
   /**
    * Lets browsers on other origins call the API: every answer carries
    * `access-control-allow-origin` with this value (`*`: any), and a CORS preflight (OPTIONS) on a
@@ -79,7 +75,8 @@ export interface HttpServer {
   readonly otherGets: readonly string[];
   /**
    * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
-   * binds a Unix socket there (for a front on the same machine), closed with the port.
+   * binds a Unix socket there (the edge's way in, the one place X-Forwarded-For is trusted),
+   * replacing a file left there by a process that was killed, and removed again on close.
    */
   listen(port: number, host?: string, options?: { unixPath?: string }): ListeningHttpServer;
 }
@@ -181,7 +178,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
   const shape = options.errorShape;
   const state: ServerState = {
     errorShape: shape,
-    trustedProxyHops: options.trustedProxyHops ?? 0,
     corsOrigin: options.corsOrigin === '' ? undefined : options.corsOrigin,
     onError: options.hooks?.onError ?? logFault,
     inFlight: 0,
@@ -252,14 +248,17 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
       }
       const tcp: us_listen_socket = socket;
       let unixSocket: us_listen_socket | undefined;
-      if (listenOptions.unixPath !== undefined) {
+      const unixPath = listenOptions.unixPath;
+      if (unixPath !== undefined) {
+        // The TCP port is ours (bound exclusively), so a socket file at this path is a leftover.
+        rmSync(unixPath, { force: true });
         let unix: us_listen_socket | false | undefined;
         app.listen_unix((listenSocket) => {
           unix = listenSocket;
-        }, listenOptions.unixPath);
+        }, unixPath);
         if (!unix) {
           uws.us_listen_socket_close(tcp);
-          throw new Error(`@pmx/http: cannot listen on the Unix socket ${listenOptions.unixPath}`);
+          throw new Error(`@pmx/http: cannot listen on the Unix socket ${unixPath}`);
         }
         unixSocket = unix;
       }
@@ -281,7 +280,10 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
         close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
           closing ??= new Promise<void>((resolve) => {
             stopListening();
-            if (unixSocket !== undefined) uws.us_listen_socket_close(unixSocket);
+            if (unixSocket !== undefined) {
+              uws.us_listen_socket_close(unixSocket);
+              rmSync(unixPath!, { force: true });
+            }
             let timer: NodeJS.Timeout | undefined;
             const finish = (): void => {
               if (timer !== undefined) clearTimeout(timer);

@@ -23,7 +23,7 @@ export { RequestContext, type PeerSource } from './request-context.ts';
 export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-error.ts';
 export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
-export { forwardedClientIp, rateLimitKeyOfIp } from './client-ip.ts';
+export { forwardedClientIp } from './client-ip.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
 export {
   rateLimitHook,

@@ -79,7 +79,6 @@ beforeAll(() => {
   server = serveForTest<TradingLocals>({
     routes,
     errorShape: 'simple',
-    trustedProxyHops: 1,
     hooks: {
       before: [
         (ctx) => {

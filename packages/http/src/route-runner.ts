@@ -18,7 +18,6 @@ export type ErrorLogger = (error: unknown, route: Route<any>, ctx: RequestContex
 /** What every route of one server shares. */
 export interface ServerState {
   readonly errorShape: ErrorShape;
-  readonly trustedProxyHops: number;
   readonly onError: ErrorLogger;
   /** `access-control-allow-origin` of every answer, when set. */
   readonly corsOrigin: string | undefined;
@@ -44,7 +43,7 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
   handle(res: HttpResponse, req: HttpRequest): void {
     let ctx: RequestContext<L>;
     try {
-      ctx = snapshotRequest(this.mounted, res, req, this.state.trustedProxyHops);
+      ctx = snapshotRequest(this.mounted, res, req);
     } catch (error) {
       // A request that cannot be read (a path parameter that decodes to a control character, say)
       // is answered once its body is read and dropped: answered at once with the body unread, the

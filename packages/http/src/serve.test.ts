@@ -25,7 +25,7 @@ async function sockets(): Promise<string[]> {
 
 describe('serve', () => {
   it('answers SVC_X headers on the public port through the Unix hop, with the client address, and cleans up', async () => {
-    const served = await serve(createHttpServer({ routes, errorShape: 'simple', trustedProxyHops: 1 }), {
+    const served = await serve(createHttpServer({ routes, errorShape: 'simple' }), {
       host: '127.0.0.1',
       port: 0,
       headerCompat: true,

@@ -29,7 +29,7 @@ export async function frontForTest<L extends Locals>(
   options: HttpServerOptions<L>,
   front: { sharedGets: string[]; idleTimeoutMs: number },
 ): Promise<FrontedTestServer> {
-  const server = serveForTest({ ...options, trustedProxyHops: 1 });
+  const server = serveForTest(options);
   const proxy = await startHeaderProxy({
     port: 0,
     target: { host: '127.0.0.1', port: server.listening.port },

@@ -280,17 +280,6 @@ describe('level 2: API key and HMAC', () => {
   });
 });
 
-describe('the two header spellings', () => {
-  it('uWS itself takes SVC-X; the public port takes the contract’s SVC_X', async () => {
-    const direct = new Trader(h.directUrl, undefined, '-');
-    await direct.createApiKey();
-    expect((await direct.authed('GET', '/data/orders')).status).toBe(200);
-    const contract = new Trader(h.url, undefined, '_');
-    await contract.createApiKey();
-    expect((await contract.authed('GET', '/data/orders')).status).toBe(200);
-  });
-});
-
 describe('operator API', () => {
   it('needs the operator bearer token', async () => {
     const url = `${h.url}/operator/balances?address=0x${'1'.repeat(40)}`;
