@@ -1,9 +1,10 @@
 // Edge bench: what HAProxy (the edge, with its rendered config and its rate-limit rules running)
 // costs per request, measured in one run against its peers: a hand-written uWS hello-world
-// straight, through the edge and through the old hand-written header front; then GET /book and
+// straight and through the edge; then GET /book and
 // signed POST /order of a real clob through the edge and straight at its direct port. Each
-// process's CPU is read from /proc, so the edge's cost per request is its own.
-// Usage: pnpm --filter @pmx/bench edge [-- --duration 3000 --connections 64 --rounds 3 --old-front]
+// process's CPU is read from /proc, so the edge's cost per request is its own. (The old front's
+// figures, measured before it was deleted, are in docs/design/edge.md.)
+// Usage: pnpm --filter @pmx/bench edge [-- --duration 3000 --connections 64 --rounds 3 --no-limits]
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -25,7 +26,6 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '3000' },
     connections: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '3' },
-    'old-front': { type: 'boolean', default: false },
     // Ablations: the edge without its rate-limit rules; the hello-world part alone.
     'no-limits': { type: 'boolean', default: false },
     'hello-only': { type: 'boolean', default: false },
@@ -58,7 +58,7 @@ interface Measured {
   rps: number;
   p50Ms: number;
   p99Ms: number;
-  /** CPU µs per answered request of the process in between (edge or old front), and of the server. */
+  /** CPU µs per answered request of the process in between (the edge), and of the server. */
   proxyCpuUs: number | undefined;
   serverCpuUs: number | undefined;
   non2xx: number;
@@ -120,7 +120,7 @@ const figures: Record<string, number | string | boolean> = {};
 const children: ChildProcess[] = [];
 let edge: EdgeHarness | undefined;
 try {
-  // --- hello-world: straight, through the edge, through the old front -------------------------
+  // --- hello-world: straight and through the edge ----------------------------------------------
   const helloSocket = join(dir.path, 'hello.sock');
   const hello = await forked(here('./hello-server.ts'), [helloSocket]);
   children.push(hello.child);
@@ -129,8 +129,6 @@ try {
     ...UNREACHED_CAPS,
     PMX_RATE_LIMITS: values['no-limits'] ? 'false' : 'true',
   });
-  const oldFront = values['old-front'] ? await forked(here('./old-front.ts'), [helloSocket]) : undefined;
-  if (oldFront) children.push(oldFront.child);
   const body = JSON.stringify({ id: 'o-1', pad: 'x'.repeat(730) }); // ≈ 750 bytes, as a signed order
   const post = (url: string, separator: string): Omit<LoadOptions, 'connections' | 'durationMs'> => ({
     url: `${url}/order`,
@@ -146,16 +144,6 @@ try {
   const paths = [
     { name: 'uWS straight', url: direct, sep: '-', proxy: undefined as number | undefined },
     { name: 'through the edge (HAProxy)', url: edge.clobUrl, sep: '_', proxy: edge.pid },
-    ...(oldFront
-      ? [
-          {
-            name: 'through the old front',
-            url: `http://127.0.0.1:${oldFront.port}`,
-            sep: '_',
-            proxy: oldFront.child.pid,
-          },
-        ]
-      : []),
   ];
   console.log(
     `edge bench: hello-world, ${ROUNDS} rounds × ${paths.length * 2} runs of ${DURATION} ms, ${CONNECTIONS} connections`,
@@ -182,18 +170,10 @@ try {
     const viaEdge = helloRuns.get(`${kind} through the edge (HAProxy)`)!;
     figures[`${kind}: edge/straight throughput`] = fixed(viaEdge.rps / straight.rps, 3);
     figures[`${kind}: edge CPU µs per request`] = fixed(viaEdge.proxyCpuUs);
-    const old = helloRuns.get(`${kind} through the old front`);
-    if (old) {
-      figures[`${kind}: old front/straight throughput`] = fixed(old.rps / straight.rps, 3);
-      figures[`${kind}: old front CPU µs per request`] = fixed(old.proxyCpuUs);
-      if (old.proxyCpuUs !== undefined && viaEdge.proxyCpuUs !== undefined)
-        figures[`${kind}: edge/old front CPU per request`] = fixed(viaEdge.proxyCpuUs / old.proxyCpuUs, 3);
-    }
   }
   await edge.close();
   edge = undefined;
   hello.child.kill();
-  oldFront?.child.kill();
   if (values['hello-only']) throw new HelloOnly();
 
   // --- a real clob: GET /book and signed POST /order, through the edge and straight ------------
@@ -342,7 +322,7 @@ try {
 
 writeReport({
   bench: 'edge',
-  goal: 'the edge (HAProxy) costs less CPU per request than the hand-written front did, and keeps most of uWS straight',
+  goal: 'the edge (HAProxy) costs less CPU per request than the hand-written front did (docs/design/edge.md), and keeps most of uWS straight',
   rows,
   figures,
 });

@@ -69,10 +69,6 @@ export interface HttpServer {
   readonly errorShape: ErrorShape;
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
-  /** Patterns of the GET routes declared immediate: a front may share their connections. */
-  readonly immediateGets: readonly string[];
-  /** Patterns of the other GET routes (a path one of them could take is not shared). */
-  readonly otherGets: readonly string[];
   /**
    * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
    * binds a Unix socket there (the edge's way in, the one place X-Forwarded-For is trusted),
@@ -189,8 +185,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
   // Methods served per path shape, for the 405 answer's Allow header.
   const allowed = new Map<string, { path: string; methods: Method[] }>();
   let largestBody = 0;
-  const immediateGets: string[] = [];
-  const otherGets: string[] = [];
   for (const route of options.routes) {
     largestBody = Math.max(largestBody, route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const runner = new RouteRunner<L>(state, {
@@ -198,9 +192,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
       paramNames: paramNames(route.path),
       hooks: [...serverHooks, ...(route.options?.before ?? [])],
       maxBodyBytes: route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      immediate: route.options?.immediate === true,
     });
-    if (route.method === 'GET') (route.options?.immediate === true ? immediateGets : otherGets).push(route.path);
     app[UWS_METHOD[route.method]](route.path, (res, req) => runner.handle(res, req));
     const entry = allowed.get(patternShape(route.path)) ?? { path: route.path, methods: [] };
     entry.methods.push(route.method);
@@ -230,8 +222,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
     maxBodyBytes: largestBody,
     corsOrigin: cors,
     errorShape: shape,
-    immediateGets,
-    otherGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;

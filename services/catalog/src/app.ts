@@ -3,7 +3,7 @@
 // catalog rate limits are the edge's: docs/design/edge.md).
 
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createHttpServer, immediate, type ListeningHttpServer } from '@pmx/http';
+import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
 import { ApiKeyStore, apiKeyAuth, operatorAuth } from '@pmx/auth';
 import type { CatalogConfig } from './config.ts';
 import { CatalogProjection } from './projection/catalog-projection.ts';
@@ -38,17 +38,13 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
   positions.start();
 
   const routes = [
-    // Answered from the projection in memory, inside the uWS callback: the front may carry their
-    // GETs over its shared connections (RouteOptions.immediate).
-    ...immediate([
-      ...healthRoutes(projection),
-      ...marketRoutes(projection),
-      ...eventRoutes(projection),
-      ...seriesRoutes(projection),
-      ...tagRoutes(projection),
-      ...profileRoutes(projection),
-      ...searchRoutes(projection),
-    ]),
+    ...healthRoutes(projection),
+    ...marketRoutes(projection),
+    ...eventRoutes(projection),
+    ...seriesRoutes(projection),
+    ...tagRoutes(projection),
+    ...profileRoutes(projection),
+    ...searchRoutes(projection),
     ...commentRoutes(
       { sql, projection },
       apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds }),

@@ -49,7 +49,10 @@ function startClobStub(): ListeningHttpServer {
 
 beforeAll(async () => {
   clob = startClobStub();
-  h = await startCatalog({ PMX_CLOB_URL: `http://127.0.0.1:${clob.port}`, PMX_CATALOG_PRICE_REFRESH_MS: '3600000' });
+  h = await startCatalog({
+    PMX_CATALOG_CLOB_URL: `http://127.0.0.1:${clob.port}`,
+    PMX_CATALOG_PRICE_REFRESH_MS: '3600000',
+  });
   await h.db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase)
                  VALUES (${author.apiKey}, ${author.address}, 0, ${author.secret}, ${author.passphrase})`;
 });
@@ -324,19 +327,18 @@ describe('POST /comments', () => {
     event = await created('/operator/events', { title: 'Commentable event' });
   });
 
+  /** The contract's SVC_X names, sent as SVC-X: the catalog's direct port (uWS drops '_' names). */
   function signed(body: string, overrides: Record<string, string> = {}, timestamp = Math.floor(Date.now() / 1000)) {
-    return {
-      body,
-      headers: {
-        'content-type': 'application/json',
-        SVC_ADDRESS: author.address,
-        SVC_API_KEY: author.apiKey,
-        SVC_PASSPHRASE: author.passphrase,
-        SVC_TIMESTAMP: String(timestamp),
-        SVC_SIGNATURE: signL2(author.secret, timestamp, 'POST', '/comments', body),
-        ...overrides,
-      },
+    const headers = {
+      'content-type': 'application/json',
+      SVC_ADDRESS: author.address,
+      SVC_API_KEY: author.apiKey,
+      SVC_PASSPHRASE: author.passphrase,
+      SVC_TIMESTAMP: String(timestamp),
+      SVC_SIGNATURE: signL2(author.secret, timestamp, 'POST', '/comments', body),
+      ...overrides,
     };
+    return { body, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replaceAll('_', '-'), v])) };
   }
   const post = (payload: unknown, overrides?: Record<string, string>) =>
     h.send('POST', '/comments', signed(JSON.stringify(payload), overrides));
@@ -374,11 +376,11 @@ describe('POST /comments', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'content-type': 'application/json',
-      SVC_ADDRESS: signer.address,
-      SVC_API_KEY: signer.apiKey,
-      SVC_PASSPHRASE: signer.passphrase,
-      SVC_TIMESTAMP: String(timestamp),
-      SVC_SIGNATURE: signL2(signer.secret, timestamp, 'POST', '/comments', body),
+      'SVC-ADDRESS': signer.address,
+      'SVC-API-KEY': signer.apiKey,
+      'SVC-PASSPHRASE': signer.passphrase,
+      'SVC-TIMESTAMP': String(timestamp),
+      'SVC-SIGNATURE': signL2(signer.secret, timestamp, 'POST', '/comments', body),
     };
     expect((await h.send('POST', '/comments', { body, headers })).status).toBe(201);
     // No bare second profile that would shadow Cleo's.

@@ -53,7 +53,10 @@ describe('per client, in one 10 s window', () => {
       expect(await statuses(`${edge.catalogUrl}/markets`, 3)).toEqual([429, 429, 429]);
       expect(await statuses(`${edge.catalogUrl}/events`, 4)).toEqual([200, 200, 200, 429]);
       const general = await fetch(`${edge.catalogUrl}/echo`);
-      expect([general.status, (await general.json()).error]).toEqual([429, 'too many requests: 8 requests per 10 s']);
+      expect([general.status, ((await general.json()) as { error: string }).error]).toEqual([
+        429,
+        'too many requests: 8 requests per 10 s',
+      ]);
     } finally {
       await edge.close();
     }
