@@ -1,7 +1,7 @@
 // Writes and freshness against a real server over real Postgres: the operator API (auth,
 // validation, links to order-book markets), changes made by another process visible within
 // 100 ms through NOTIFY, catching up after the LISTEN connection drops, POST /comments with
-// level-2 auth, outcome prices from the clob, and the contract's rate limits. Holders and
+// level-2 auth and outcome prices from the clob (rate limits are the edge's). Holders and
 // comment positions: catalog-holders.e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer, type ListeningHttpServer, type Route } from '@pmx/http';
@@ -538,17 +538,5 @@ describe('outcome prices', () => {
       `outcome prices: the clob at http://127.0.0.1:${clob.port} is not answering; keeping the last prices`,
       'outcome prices: the clob answers again',
     ]);
-  });
-});
-
-describe('rate limits', () => {
-  it('throttles GET /tags above 200 per 10 s per client with 429 and Retry-After', async () => {
-    let reply: Reply | undefined;
-    for (let i = 0; i < 450 && (reply === undefined || reply.status === 200); i++) reply = await h.get('/tags?limit=1');
-    expect(reply!.status).toBe(429);
-    expect(reply!.body).toEqual({ type: 'bad request', error: 'too many requests' });
-    expect(Number(reply!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Other endpoints still answer (only the general 4000 is shared).
-    expect((await h.get('/series?limit=1')).status).toBe(200);
   });
 });

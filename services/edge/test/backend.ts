@@ -24,7 +24,11 @@ export async function startBackend(shape: 'simple' | 'typed' = 'simple'): Promis
   const seen: string[] = [];
   const routes: Route[] = [
     ...(['GET', 'POST', 'DELETE'] as const).flatMap((method) =>
-      ['/echo', '/book', '/markets', '/markets/:id', '/events', '/'].map((path) => ({ method, path, handler: echo(seen) })),
+      ['/echo', '/book', '/markets', '/markets/:id', '/events', '/'].map((path) => ({
+        method,
+        path,
+        handler: echo(seen),
+      })),
     ),
     {
       // A trading write: 401 for a wrong signature, as level-2 auth answers, else accepted.

@@ -93,6 +93,14 @@ describe('requests uWS would not answer', () => {
       501,
       { error: 'method not implemented' },
     ]);
+    const typed = await raw(
+      Number(new URL(edge.catalogUrl).port),
+      ['BREW /markets HTTP/1.1\r\nHost: edge.test\r\n\r\n'],
+      {
+        answers: 1,
+      },
+    );
+    expect(json(typed.answers[0]!.body)).toEqual({ type: 'bad request', error: 'method not implemented' });
     const absolute = await raw(port, ['GET http://edge.test/echo?x=1 HTTP/1.1\r\nHost: edge.test\r\n\r\n'], {
       answers: 1,
     });
