@@ -1,11 +1,12 @@
 // Wires the trading front end: Postgres-backed registries, shard threads, the verify pool, the
-// trading core and every route module on the one HTTP layer, plus the contract's rate limits.
+// trading core and every route module on the one HTTP layer (the contract's rate limits are the
+// edge's: docs/design/edge.md).
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openClickHouse } from '@pmx/clickhouse';
 import { connectPostgres, type Sql } from '@pmx/db';
 import { HistoryFollower } from '@pmx/ledger';
-import { createHttpServer, HttpError, serve, type Served } from '@pmx/http';
+import { createHttpServer, HttpError, type ListeningHttpServer } from '@pmx/http';
 import { createVerifyPool, SignatureCheck, type VerifyPool } from '@pmx/signing';
 import { ApiKeyStore } from '@pmx/auth';
 import { apiKeyAuth, operatorAuth, walletAuth } from '@pmx/auth';
@@ -16,7 +17,6 @@ import { OrderService } from './orders/order-service.ts';
 import { KnownOrders } from './orders/known-orders.ts';
 import { GtdExpiry } from './orders/gtd-expiry.ts';
 import { ledgerOrder } from './orders/ledger-order.ts';
-import { clobRateLimits } from './rate-limits.ts';
 import { Funding } from './risk/funding.ts';
 import { authRoutes } from './routes/auth.ts';
 import { balanceRoutes } from './routes/balances.ts';
@@ -47,7 +47,8 @@ export interface ClobApp {
    * (TradingCore.halt). The process should then exit so a restart recovers from the ledger.
    */
   fatal: Promise<Error>;
-  listen(): Promise<Served>;
+  /** Listens on the direct port (127.0.0.1) and, when set, the Unix socket the edge reaches it on. */
+  listen(): Promise<ListeningHttpServer>;
   close(): Promise<void>;
 }
 
@@ -134,7 +135,6 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
   const wallet = walletAuth(authOptions);
   const apiKey = apiKeyAuth(keys, authOptions);
-  const limits = config.rateLimits ? clobRateLimits() : undefined;
   const orders = new OrderService(core, shards, new SignatureCheck(pool, config.chainId), proxies, known, {
     exchangeAddress: config.exchangeAddress,
     negRiskExchangeAddress: config.negRiskExchangeAddress,
@@ -171,14 +171,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       },
       after: (key) => heartbeats.disarm(key),
     }),
-    ...orderRoutes(
-      orders,
-      core.openOrders,
-      markets,
-      limits === undefined ? [apiKey] : [apiKey, limits.perKey],
-      whole,
-      (id, ownerKey) => ledgerOrder(sql, id, ownerKey),
-    ),
+    ...orderRoutes(orders, core.openOrders, markets, [apiKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
     ...balanceRoutes(
@@ -212,10 +205,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     routes,
     errorShape: 'simple',
     maxBodyBytes: config.maxBodyBytes,
-    // Behind the header-normalising front, the front is one more proxy hop.
-    trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
     corsOrigin: config.corsOrigin,
-    hooks: { before: limits?.edge ?? [] },
   });
   const sweep = setInterval(() => {
     // While shards recover, a key's orders are not all known yet and cancels would be refused:
@@ -228,7 +218,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     }
   }, HEARTBEAT_SWEEP_MS);
   sweep.unref();
-  let served: Served | undefined;
+  let served: ListeningHttpServer | undefined;
 
   return {
     core,
@@ -236,12 +226,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ready,
     fatal: halted,
     async listen() {
-      served = await serve(server, {
-        host: config.host,
-        port: config.port,
-        headerCompat: config.headerCompat,
-        directPort: config.directPort,
-      });
+      served = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
       return served;
     },
     async close() {

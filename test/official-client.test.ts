@@ -1,5 +1,6 @@
-// The official TypeScript client (@polymarket/clob-client-v2) against the real server, unchanged
-// but for an axios request interceptor that renames its POLY_ headers to SVC_.
+// The official TypeScript client (@polymarket/clob-client-v2) against the real server through the
+// edge, as a market maker would reach it, unchanged but for an axios request interceptor that
+// renames its POLY_ headers to SVC_.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,10 +9,14 @@ import { AssetType, ClobClient, OrderType, Side } from '@polymarket/clob-client-
 import { createWalletClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClob, type Harness } from '../src/testing/clob-harness.ts';
+import type { Harness } from '@pmx/clob/testing';
+import { startClobBehindEdge, type ClobBehindEdge } from './clob-behind-edge.ts';
 
 const USDC = 1_000_000n;
 let h: Harness;
+let served: ClobBehindEdge;
+/** The edge in front of the clob. */
+let url: string;
 let market: { conditionId: string; yes: string; no: string };
 
 type Axios = { interceptors: { request: { use: (f: (c: any) => any) => number; eject: (id: number) => void } } };
@@ -41,7 +46,8 @@ function wallet() {
 let interceptor: number;
 
 beforeAll(async () => {
-  h = await startClob();
+  served = await startClobBehindEdge();
+  ({ h, url } = served);
   market = await h.createMarket();
   axios = await clientAxios();
   interceptor = axios.interceptors.request.use((config) => {
@@ -56,19 +62,19 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   axios?.interceptors.request.eject(interceptor);
-  await h?.close();
+  await served?.close();
 });
 
 describe('the official client', () => {
   it('gets API keys, places a resting order, is crossed by a second wallet, reads the book, lists and cancels', async () => {
     const makerWallet = wallet();
     const takerWallet = wallet();
-    const bootstrap = new ClobClient({ host: h.url, chain: 137, signer: makerWallet as never, throwOnError: true });
+    const bootstrap = new ClobClient({ host: url, chain: 137, signer: makerWallet as never, throwOnError: true });
     const makerCreds = await bootstrap.createOrDeriveApiKey();
     expect(makerCreds.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(await bootstrap.deriveApiKey()).toEqual(makerCreds);
     const takerCreds = await new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: takerWallet as never,
       throwOnError: true,
@@ -77,14 +83,14 @@ describe('the official client', () => {
     await h.deposit(makerWallet.account.address, 100n * USDC);
     await h.deposit(takerWallet.account.address, 50n * USDC, market.yes);
     const maker = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: makerWallet as never,
       creds: makerCreds,
       throwOnError: true,
     });
     const taker = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: takerWallet as never,
       creds: takerCreds,
@@ -153,17 +159,17 @@ describe('the official client', () => {
   it('places a market BUY whose amounts imply a price between ticks', async () => {
     const sellerWallet = wallet();
     const buyerWallet = wallet();
-    const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
-    const buyer = new ClobClient({ host: h.url, chain: 137, signer: buyerWallet as never, throwOnError: true });
+    const seller = new ClobClient({ host: url, chain: 137, signer: sellerWallet as never, throwOnError: true });
+    const buyer = new ClobClient({ host: url, chain: 137, signer: buyerWallet as never, throwOnError: true });
     const sellerAuthed = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: sellerWallet as never,
       creds: await seller.createOrDeriveApiKey(),
       throwOnError: true,
     });
     const buyerAuthed = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: buyerWallet as never,
       creds: await buyer.createOrDeriveApiKey(),
@@ -189,22 +195,22 @@ describe('the official client', () => {
     const market = await h.createMarket();
     const sellerWallet = wallet();
     const buyerWallet = wallet();
-    const seller = new ClobClient({ host: h.url, chain: 137, signer: sellerWallet as never, throwOnError: true });
+    const seller = new ClobClient({ host: url, chain: 137, signer: sellerWallet as never, throwOnError: true });
     const sellerAuthed = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: sellerWallet as never,
       creds: await seller.createOrDeriveApiKey(),
       throwOnError: true,
     });
     const buyerCreds = await new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: buyerWallet as never,
       throwOnError: true,
     }).createOrDeriveApiKey();
     const buyer = new ClobClient({
-      host: h.url,
+      host: url,
       chain: 137,
       signer: buyerWallet as never,
       creds: buyerCreds,

@@ -1,23 +1,29 @@
-// Authentication end to end: level 1 (wallet signature) for API keys, level 2 (API key + HMAC)
-// for trading, the operator's bearer token — every failure a 401 in the simple shape.
+// Authentication end to end through the edge, with the contract's SVC_X header names: level 1
+// (wallet signature) for API keys, level 2 (API key + HMAC) for trading, the operator's bearer
+// token — every failure a 401 in the simple shape.
 import { SignatureCheck, signL2 } from '@pmx/signing';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startClob, type Harness } from '../src/testing/clob-harness.ts';
+import type { Harness } from '@pmx/clob/testing';
+import { startClobBehindEdge, type ClobBehindEdge } from './clob-behind-edge.ts';
 import { Trader, limit } from '@pmx/testkit';
 
 let h: Harness;
+let served: ClobBehindEdge;
+/** The edge in front of the clob: the contract's SVC_X names work there. */
+let url: string;
 
 beforeAll(async () => {
-  h = await startClob();
+  served = await startClobBehindEdge();
+  ({ h, url } = served);
 });
 afterAll(async () => {
-  await h?.close();
+  await served?.close();
 });
 
 describe('level 1: API keys from a wallet signature', () => {
   it('creates a key once per nonce, derives the same key, and refuses a second create', async () => {
-    const trader = new Trader(h.url);
+    const trader = new Trader(url, undefined, '_');
     const created = await trader.createApiKey();
     expect(created.apiKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.secret).toMatch(/^[A-Za-z0-9_-]{43}=$/);
@@ -33,8 +39,8 @@ describe('level 1: API keys from a wallet signature', () => {
   });
 
   it('refuses a signature by another wallet, a stale timestamp and missing headers', async () => {
-    const trader = new Trader(h.url);
-    const other = new Trader(h.url);
+    const trader = new Trader(url, undefined, '_');
+    const other = new Trader(url, undefined, '_');
     const forged = { ...(await other.l1Headers()), SVC_ADDRESS: trader.address };
     expect(await trader.send('POST', '/auth/api-key', { headers: forged })).toMatchObject({
       status: 401,
@@ -58,7 +64,7 @@ describe('level 1: API keys from a wallet signature', () => {
   });
 
   it('derive answers 400 when no key exists for that nonce', async () => {
-    const trader = new Trader(h.url);
+    const trader = new Trader(url, undefined, '_');
     const response = await trader.send('GET', '/auth/derive-api-key', { headers: await trader.l1Headers(3) });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/Could not derive api key/);
@@ -68,7 +74,7 @@ describe('level 1: API keys from a wallet signature', () => {
 describe('level 2: API key and HMAC', () => {
   let trader: Trader;
   beforeAll(async () => {
-    trader = new Trader(h.url);
+    trader = new Trader(url, undefined, '_');
     await trader.createApiKey();
   });
 
@@ -105,19 +111,18 @@ describe('level 2: API key and HMAC', () => {
     });
   });
 
-  it('names a header sent twice, in one spelling or both', async () => {
+  it("drops a client's own SVC-X beside the contract's SVC_X at the edge; the service names a header sent twice", async () => {
     const headers = trader.l2Headers('GET', '/data/orders');
-    const both = { ...headers, 'SVC-TIMESTAMP': headers['SVC_TIMESTAMP']! };
-    expect(await trader.send('GET', '/data/orders', { headers: both })).toMatchObject({
-      status: 401,
-      body: { error: 'SVC_TIMESTAMP sent more than once' },
-    });
-    const wallet = { ...(await trader.l1Headers()) };
-    const twice = { ...wallet, 'SVC-ADDRESS': wallet['SVC_ADDRESS']! };
-    expect(await trader.send('POST', '/auth/api-key', { headers: twice })).toMatchObject({
-      status: 401,
-      body: { error: 'SVC_ADDRESS sent more than once' },
-    });
+    const both = { ...headers, 'SVC-TIMESTAMP': '1' };
+    expect((await trader.send('GET', '/data/orders', { headers: both })).status).toBe(200);
+    // Straight at the service (its direct port takes SVC-X): a repeated header is refused by name.
+    const direct = new Trader(h.url, undefined, '-');
+    direct.credentials = trader.credentials;
+    const dashed = direct.l2Headers('GET', '/data/orders');
+    const twice = new Headers(dashed);
+    twice.append('SVC-TIMESTAMP', dashed['SVC-TIMESTAMP']!);
+    const refused = await fetch(`${h.url}/data/orders`, { headers: twice });
+    expect([refused.status, await refused.json()]).toEqual([401, { error: 'SVC_TIMESTAMP sent more than once' }]);
   });
 
   it('refuses a wrong HMAC, a signature over another body, a stale timestamp, a wrong passphrase, an unknown key and another address', async () => {
@@ -145,7 +150,7 @@ describe('level 2: API key and HMAC', () => {
       [{ ...base, SVC_API_KEY: '00000000-0000-4000-8000-000000000000' }, /Invalid api key/],
       // Not a uuid at all: an unknown key, not a database error.
       [{ ...base, SVC_API_KEY: '-'.repeat(36) }, /Invalid api key/],
-      [{ ...base, SVC_ADDRESS: new Trader(h.url).address }, /SVC_ADDRESS/],
+      [{ ...base, SVC_ADDRESS: new Trader(url, undefined, '_').address }, /SVC_ADDRESS/],
     ];
     for (const [headers, message] of cases) {
       const response = await trader.send('DELETE', '/order', { headers, body: '{"orderID":"0x1"}' });
@@ -155,7 +160,7 @@ describe('level 2: API key and HMAC', () => {
   });
 
   it('lists the address’s keys and deletes the calling key', async () => {
-    const owner = new Trader(h.url);
+    const owner = new Trader(url, undefined, '_');
     await owner.createApiKey();
     const listed = await owner.authed('GET', '/auth/api-keys');
     expect(listed.body).toEqual({ apiKeys: [owner.credentials!.apiKey] });
@@ -180,12 +185,12 @@ describe('level 2: API key and HMAC', () => {
   it('cancels the open orders of a deleted key, and refuses its order still on the way', async () => {
     const { yes } = await h.createMarket();
     const wallet = generatePrivateKey();
-    const owner = new Trader(h.url, wallet);
+    const owner = new Trader(url, wallet, '_');
     await owner.createApiKey(0);
     await h.deposit(owner.address, 100n * 1_000_000n);
     const resting = (await owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
     // The same wallet's second key: its order stays.
-    const second = new Trader(h.url, wallet);
+    const second = new Trader(url, wallet, '_');
     await second.createApiKey(1);
     const kept = (await second.placeOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })).body.orderID as string;
 
@@ -223,7 +228,7 @@ describe('level 2: API key and HMAC', () => {
 
   it('deletes the key’s row only once its orders are cancelled, and gives the key back when one cannot be', async () => {
     const { yes } = await h.createMarket();
-    const owner = new Trader(h.url);
+    const owner = new Trader(url, undefined, '_');
     await owner.createApiKey();
     await h.deposit(owner.address, 100n * 1_000_000n);
     const resting = (await owner.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) })).body.orderID as string;
@@ -265,7 +270,7 @@ describe('level 2: API key and HMAC', () => {
   });
 
   it('takes a key only as issued, so no other spelling outlives its deletion', async () => {
-    const owner = new Trader(h.url);
+    const owner = new Trader(url, undefined, '_');
     await owner.createApiKey();
     const upper = () => ({
       ...owner.l2Headers('GET', '/data/orders'),
@@ -277,17 +282,6 @@ describe('level 2: API key and HMAC', () => {
     expect((await owner.authed('GET', '/data/orders')).status).toBe(200);
     expect((await owner.authed('DELETE', '/auth/api-key')).status).toBe(200);
     expect((await owner.send('GET', '/data/orders', { headers: upper() })).status).toBe(401);
-  });
-});
-
-describe('the two header spellings', () => {
-  it('uWS itself takes SVC-X; the public port takes the contract’s SVC_X', async () => {
-    const direct = new Trader(h.directUrl, undefined, '-');
-    await direct.createApiKey();
-    expect((await direct.authed('GET', '/data/orders')).status).toBe(200);
-    const contract = new Trader(h.url, undefined, '_');
-    await contract.createApiKey();
-    expect((await contract.authed('GET', '/data/orders')).status).toBe(200);
   });
 });
 
