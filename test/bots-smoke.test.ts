@@ -17,7 +17,7 @@ let outcome: BotsOutcome;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  system = await startClobWithIngest({}, { history: true });
+  system = await startClobWithIngest({}, { history: true, edge: true });
   redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
 }, 120_000);
 
@@ -31,7 +31,7 @@ describe('bots smoke run', () => {
     const { h } = system;
     const options = loadBotsOptions(
       ['--makers', '2', '--takers', '3', '--noise', '2', '--markets', '2', '--seconds', '4', '--taker-rate', '4'],
-      { PMX_BOTS_URL: h.url, PMX_OPERATOR_KEY: h.operatorKey },
+      { PMX_BOTS_URL: system.url, PMX_OPERATOR_KEY: h.operatorKey },
     );
     const [{ database }] = await h.sql<{ database: string }[]>`SELECT current_database() AS database`;
     outcome = await runBots(
