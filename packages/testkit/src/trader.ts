@@ -204,13 +204,18 @@ export class Trader {
       headers: { 'content-type': 'application/json', ...init.headers },
       body: init.body,
     });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, body, headers: response.headers };
+    return readReply(response);
   }
+}
+
+/** A response's status, headers and body: parsed JSON, or the text when it is not JSON. */
+export async function readReply(response: globalThis.Response): Promise<Response> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, headers: response.headers };
 }
