@@ -1,0 +1,187 @@
+// GET /positions and GET /closed-positions: one wallet's positions from the read model, filtered,
+// sorted and paged per the contract's parameters (defaults and bounds: docs/reference/data.md).
+// Each position's JSON is rendered once per change, so a request joins cached strings.
+
+import type { Route } from '@pmx/http';
+import type { AccountProjection } from '../projection/account-projection.ts';
+import type { AccountState } from '../projection/account-state.ts';
+import { kindOf, type PositionEntry } from '../projection/entries.ts';
+import type { PositionView } from '../projection/position-view.ts';
+import { answering } from './faults.ts';
+import {
+  address,
+  choice,
+  conditionIds,
+  direction,
+  flag,
+  integer,
+  readParams,
+  titleFilter,
+  tokenAmount,
+  type Direction,
+} from './query.ts';
+
+/** At most this many condition ids in a `market` filter. */
+export const MAX_MARKET_FILTER = 100;
+
+const POSITION_SORTS = [
+  'CURRENT',
+  'INITIAL',
+  'TOKENS',
+  'CASHPNL',
+  'PERCENTPNL',
+  'TITLE',
+  'RESOLVING',
+  'PRICE',
+  'AVGPRICE',
+] as const;
+const CLOSED_SORTS = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'] as const;
+type SortKey = (typeof POSITION_SORTS)[number] | (typeof CLOSED_SORTS)[number];
+
+interface Item {
+  entry: PositionEntry;
+  view: PositionView;
+}
+
+function sortValue(item: Item, key: SortKey): number | string {
+  const { figures } = item.view;
+  switch (key) {
+    case 'CURRENT':
+      return figures.currentValue;
+    case 'INITIAL':
+      return figures.initialValue;
+    case 'TOKENS':
+      return figures.size;
+    case 'CASHPNL':
+      return figures.cashPnl;
+    case 'PERCENTPNL':
+      return figures.percentPnl;
+    case 'TITLE':
+      return item.entry.market.titleLower;
+    case 'RESOLVING':
+      return item.entry.market.endMs;
+    case 'PRICE':
+      return figures.curPrice;
+    case 'AVGPRICE':
+      return figures.avgPrice;
+    case 'REALIZEDPNL':
+      return figures.realizedPnl;
+    case 'TIMESTAMP':
+      return item.view.timestamp;
+  }
+}
+
+/** Sorted by `key` in `dir`; equal keys by asset (condition id, then outcome index), ascending. */
+function sortItems(items: Item[], key: SortKey, dir: Direction): void {
+  const sign = dir === 'ASC' ? 1 : -1;
+  const keyed = items.map((item) => ({ item, value: sortValue(item, key) }));
+  keyed.sort((a, b) => {
+    if (a.value !== b.value) return (a.value < b.value ? -1 : 1) * sign;
+    const x = a.item.entry;
+    const y = b.item.entry;
+    if (x.market.row.conditionId !== y.market.row.conditionId)
+      return x.market.row.conditionId < y.market.row.conditionId ? -1 : 1;
+    return x.index - y.index;
+  });
+  keyed.forEach((k, i) => (items[i] = k.item));
+}
+
+interface ListFilter {
+  markets: Set<string> | undefined;
+  title: string | undefined;
+}
+
+/** The wallet's positions of one kind that pass the filter, with their views. */
+function collect(
+  state: AccountState,
+  wallet: string,
+  filter: ListFilter,
+  keep: (entry: PositionEntry, view: PositionView) => boolean,
+): Item[] {
+  const items: Item[] = [];
+  for (const entry of state.wallets.get(wallet)?.values() ?? []) {
+    if (filter.markets !== undefined && !filter.markets.has(entry.market.row.conditionId)) continue;
+    if (filter.title !== undefined && !entry.market.titleLower.includes(filter.title)) continue;
+    const view = state.view(entry);
+    if (keep(entry, view)) items.push({ entry, view });
+  }
+  return items;
+}
+
+function page(items: Item[], offset: number, limit: number): { body: string } {
+  return { body: `[${items.slice(offset, offset + limit).map((item) => item.view.json).join(',')}]` };
+}
+
+export function positionRoutes(projection: AccountProjection): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/positions',
+      handler: answering((ctx) => {
+        const q = readParams(
+          ctx,
+          [
+            'user',
+            'market',
+            'sizeThreshold',
+            'redeemable',
+            'mergeable',
+            'limit',
+            'offset',
+            'sortBy',
+            'sortDirection',
+            'title',
+          ],
+          ['user'],
+        );
+        const user = address('user', q.user!);
+        const filter: ListFilter = {
+          markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
+          title: titleFilter('title', q.title),
+        };
+        const threshold = tokenAmount('sizeThreshold', q.sizeThreshold, 1_000_000n);
+        const redeemable = flag('redeemable', q.redeemable);
+        const mergeable = flag('mergeable', q.mergeable);
+        const limit = integer('limit', q.limit, 100, 500);
+        const offset = integer('offset', q.offset, 0, 10_000);
+        const sortBy = choice('sortBy', q.sortBy, POSITION_SORTS, 'TOKENS');
+        const dir = direction('sortDirection', q.sortDirection);
+        const items = collect(
+          projection.state,
+          user,
+          filter,
+          (entry, view) =>
+            entry.ledger.size > 0n &&
+            entry.ledger.size >= threshold &&
+            (!redeemable || view.redeemable) &&
+            (!mergeable || view.mergeable),
+        );
+        sortItems(items, sortBy, dir);
+        return page(items, offset, limit);
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/closed-positions',
+      handler: answering((ctx) => {
+        const q = readParams(
+          ctx,
+          ['user', 'market', 'title', 'limit', 'offset', 'sortBy', 'sortDirection'],
+          ['user'],
+        );
+        const user = address('user', q.user!);
+        const filter: ListFilter = {
+          markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
+          title: titleFilter('title', q.title),
+        };
+        const limit = integer('limit', q.limit, 10, 50);
+        const offset = integer('offset', q.offset, 0, 100_000);
+        const sortBy = choice('sortBy', q.sortBy, CLOSED_SORTS, 'REALIZEDPNL');
+        const dir = direction('sortDirection', q.sortDirection);
+        const items = collect(projection.state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
+        sortItems(items, sortBy, dir);
+        return page(items, offset, limit);
+      }),
+    },
+  ];
+}
