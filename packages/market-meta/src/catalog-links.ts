@@ -82,6 +82,24 @@ interface LinkRow {
   tags: string[];
 }
 
+/**
+ * The catalog market behind an order-book market, as the clob's `raw_metadata` carries it: its
+ * catalog id, slug, texts and dates, and its event's id and slug.
+ */
+export function catalogMetadata(link: CatalogLink): Record<string, string | null> {
+  return {
+    id: String(link.catalogId),
+    slug: link.slug,
+    question: link.question,
+    description: link.description,
+    resolutionSource: link.resolutionSource,
+    startDate: link.startDate,
+    endDate: link.endDate,
+    eventId: link.event?.id ?? null,
+    eventSlug: link.event?.slug ?? null,
+  };
+}
+
 export function negRiskMarketId(eventId: string): string {
   return `0x${createHash('sha256').update(`pmx-neg-risk:${eventId}`).digest('hex')}`;
 }

@@ -3,6 +3,7 @@
 export {
   CatalogLinks,
   readCatalogLinks,
+  catalogMetadata,
   affectsLinks,
   negRiskMarketId,
   CATALOG_CHANNEL,
