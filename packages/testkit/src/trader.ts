@@ -48,6 +48,8 @@ export interface OrderSpec {
   timestamp?: number;
   /** Signed for the neg-risk exchange, as a neg-risk market's orders must be. */
   negRisk?: boolean;
+  /** The builder code (bytes32) the order carries; zero (none) by default. */
+  builder?: string;
 }
 
 /** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
@@ -145,7 +147,7 @@ export class Trader {
       signatureType: spec.signatureType ?? 0,
       timestamp: BigInt(spec.timestamp ?? Date.now()),
       metadata: ZERO32,
-      builder: ZERO32,
+      builder: (spec.builder ?? ZERO32) as `0x${string}`,
     };
     const signature = await this.account.signTypedData({
       domain: {
@@ -171,7 +173,7 @@ export class Trader {
         signatureType: order.signatureType,
         timestamp: String(order.timestamp),
         metadata: ZERO32,
-        builder: ZERO32,
+        builder: order.builder,
         signature,
       },
       owner: spec.owner ?? this.credentials?.apiKey,
