@@ -10,6 +10,10 @@ export const DEFAULT_ALLOWLIST = ['127.0.0.0/8', '::1/128'];
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
+function plainAddress(text: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text));
+}
+
 export class Allowlist {
   private constructor(private readonly ranges: readonly Range[]) {}
 
@@ -17,12 +21,15 @@ export class Allowlist {
   static parse(entries: readonly string[], variable = 'PMX_DATA_ALLOWLIST'): Allowlist {
     return new Allowlist(
       entries.map((entry): Range => {
+        const refused = new ConfigError(variable, `must list IP addresses or CIDR ranges, got ${JSON.stringify(entry)}`);
+        // Written out in full: ipaddr.js also takes inet_aton's short forms (1.2.3), which no one means here.
+        if (!plainAddress(entry.split('/')[0]!)) throw refused;
         try {
           if (entry.includes('/')) return ipaddr.parseCIDR(entry);
           const address = ipaddr.parse(entry);
           return [address, address.kind() === 'ipv4' ? 32 : 128];
         } catch {
-          throw new ConfigError(variable, `must list IP addresses or CIDR ranges, got ${JSON.stringify(entry)}`);
+          throw refused;
         }
       }),
     );
