@@ -32,6 +32,7 @@ export {
   type RateLimitHookOptions,
 } from './rate-limit-hook.ts';
 export { uwsIsNative } from './uws.ts';
+export { ResponseCache } from './response-cache.ts';
 export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
 export { startHeaderProxyThread } from './header-proxy-thread.ts';
 export { rewriteHead } from './request-framing.ts';

@@ -24,7 +24,7 @@ export interface DataApp {
 
 export async function createDataApp(config: DataConfig, options: { sql?: Sql } = {}): Promise<DataApp> {
   const sql = options.sql ?? connectPostgres(config.pgUrl, { max: 4 });
-  const projection = new AccountProjection(sql);
+  const projection = new AccountProjection(sql, { responseCacheEntries: config.responseCacheEntries });
   try {
     await projection.start();
   } catch (error) {

@@ -32,6 +32,8 @@ export interface DataConfig {
   trustedProxyHops: number;
   /** Origin browsers may call from (PMX_CORS_ORIGIN; undefined: no CORS). */
   corsOrigin: string | undefined;
+  /** Whole answers kept until what they show changes (a wallet's positions, a market's holders); 0 = none. */
+  responseCacheEntries: number;
 }
 
 export function loadDataConfig(env: Env): DataConfig {
@@ -45,5 +47,6 @@ export function loadDataConfig(env: Env): DataConfig {
     allowlist: Allowlist.parse(envList(env, 'PMX_DATA_ALLOWLIST', DEFAULT_ALLOWLIST)),
     trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
     corsOrigin: envCorsOrigin(env),
+    responseCacheEntries: envInt(env, 'PMX_DATA_RESPONSE_CACHE', 256, { min: 0, max: 1_000_000 }),
   };
 }

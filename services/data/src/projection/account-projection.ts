@@ -48,8 +48,13 @@ export interface ProjectionStats {
   snapshots: number;
 }
 
+export interface AccountProjectionOptions {
+  /** Whole answers kept until what they show changes; 0 = none. */
+  responseCacheEntries?: number;
+}
+
 export class AccountProjection {
-  state = new AccountState();
+  state: AccountState;
   readonly links: CatalogLinks;
   readonly stats: ProjectionStats = { batches: 0, snapshots: 0 };
   /** Each shard's sequence number the read model is complete up to. */
@@ -61,7 +66,11 @@ export class AccountProjection {
   private readonly unlisten: (() => Promise<void>)[] = [];
   private closed = false;
 
-  constructor(private readonly sql: Sql) {
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: AccountProjectionOptions = {},
+  ) {
+    this.state = new AccountState(options.responseCacheEntries);
     this.links = new CatalogLinks(sql, {
       onChange: (conditionIds) => {
         for (const id of conditionIds) this.state.setLink(id, this.links.get(id));
@@ -143,7 +152,7 @@ export class AccountProjection {
   /** Reads everything into a fresh state and swaps it in. */
   private async loadAll(): Promise<void> {
     const snapshot = await readSnapshot(this.sql);
-    const state = new AccountState();
+    const state = new AccountState(this.options.responseCacheEntries);
     for (const market of snapshot.markets) state.putMarket(market, this.links.get(market.conditionId));
     for (const position of snapshot.positions) state.putPosition(position);
     for (const profile of snapshot.profiles) state.putProfile(profile);

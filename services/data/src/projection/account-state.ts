@@ -6,7 +6,8 @@
 import type { CatalogLink } from '@pmx/market-meta';
 import { HolderRanking } from './holder-ranking.ts';
 import type { MarketRow, PositionRow, ProfileRow } from '../store/account-reads.ts';
-import { priceOf, type MarketEntry, type PositionEntry } from './entries.ts';
+import { ResponseCache } from '@pmx/http';
+import { priceOf, type MarketEntry, type PositionEntry, type Wallet } from './entries.ts';
 import { renderPosition, type PositionView } from './position-view.ts';
 
 const NO_END = Number.MAX_SAFE_INTEGER;
@@ -14,11 +15,19 @@ const NO_END = Number.MAX_SAFE_INTEGER;
 export class AccountState {
   readonly markets = new Map<string, MarketEntry>();
   readonly byToken = new Map<string, { market: MarketEntry; index: 0 | 1 }>();
-  readonly wallets = new Map<string, Map<string, PositionEntry>>();
+  readonly wallets = new Map<string, Wallet>();
   readonly profiles = new Map<string, ProfileRow>();
+  /** Moves whenever a profile changes (holders show them). */
+  profilesVersion = 0;
+  /** Whole answers by request, each valid while its wallet's or markets' versions hold. */
+  readonly responses: ResponseCache;
   private readonly profileWallets = new Map<number, string>();
   /** Positions of markets not (yet) known, kept to be placed once the market is read. */
   private readonly orphans = new Map<string, PositionRow[]>();
+
+  constructor(responseCacheEntries = 0) {
+    this.responses = new ResponseCache(responseCacheEntries);
+  }
 
   putMarket(row: MarketRow, link?: CatalogLink): void {
     let market = this.markets.get(row.conditionId);
@@ -35,6 +44,7 @@ export class AccountState {
         endDate: '',
         endMs: NO_END,
         holders: [new HolderRanking(), new HolderRanking()],
+        holdersVersion: 0,
         positions: new Set(),
       };
       this.markets.set(row.conditionId, market);
@@ -86,19 +96,20 @@ export class AccountState {
     const index = market.row.tokens.indexOf(row.asset);
     if (index < 0) return;
     let wallet = this.wallets.get(row.address);
-    if (wallet === undefined) this.wallets.set(row.address, (wallet = new Map()));
-    let entry = wallet.get(row.asset);
+    if (wallet === undefined) this.wallets.set(row.address, (wallet = { positions: new Map(), version: 0 }));
+    let entry = wallet.positions.get(row.asset);
     if (entry === undefined) {
       entry = { address: row.address, market, index: index as 0 | 1, ledger: row, view: undefined };
-      wallet.set(row.asset, entry);
+      wallet.positions.set(row.asset, entry);
       market.positions.add(entry);
     }
     entry.ledger = row;
-    entry.view = undefined;
+    this.invalidate(entry);
     market.holders[index]!.set(row.address, row.size > 0n ? Number(row.size) : 0);
+    market.holdersVersion++;
     // The other outcome's `mergeable` follows this one's size.
-    const sibling = wallet.get(market.row.tokens[1 - index]!);
-    if (sibling !== undefined) sibling.view = undefined;
+    const sibling = wallet.positions.get(market.row.tokens[1 - index]!);
+    if (sibling !== undefined) this.invalidate(sibling);
   }
 
   /** Markets whose positions are awaited (read them to place the positions). */
@@ -108,6 +119,7 @@ export class AccountState {
 
   putProfile(row: ProfileRow): void {
     this.dropProfile(row.id);
+    this.profilesVersion++;
     this.profiles.set(row.proxyWallet, row);
     this.profileWallets.set(row.id, row.proxyWallet);
   }
@@ -115,6 +127,7 @@ export class AccountState {
   dropProfile(id: number): void {
     const wallet = this.profileWallets.get(id);
     if (wallet === undefined) return;
+    this.profilesVersion++;
     this.profileWallets.delete(id);
     if (this.profiles.get(wallet)?.id === id) this.profiles.delete(wallet);
   }
@@ -122,7 +135,7 @@ export class AccountState {
   /** The view of a position, rendered once per change. */
   view(entry: PositionEntry): PositionView {
     if (entry.view === undefined) {
-      const sibling = this.wallets.get(entry.address)?.get(entry.market.row.tokens[1 - entry.index]!);
+      const sibling = this.wallets.get(entry.address)?.positions.get(entry.market.row.tokens[1 - entry.index]!);
       entry.view = renderPosition(entry, priceOf(entry.market, entry.index), (sibling?.ledger.size ?? 0n) > 0n);
     }
     return entry.view;
@@ -141,7 +154,13 @@ export class AccountState {
   }
 
   private invalidateMarket(market: MarketEntry): void {
-    for (const entry of market.positions) entry.view = undefined;
+    for (const entry of market.positions) this.invalidate(entry);
+  }
+
+  private invalidate(entry: PositionEntry): void {
+    entry.view = undefined;
+    const wallet = this.wallets.get(entry.address);
+    if (wallet !== undefined) wallet.version++;
   }
 }
 

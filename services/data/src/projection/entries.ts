@@ -25,8 +25,17 @@ export interface MarketEntry {
   /** endDate in ms for sorting (RESOLVING); unknown dates sort as the farthest. */
   endMs: number;
   holders: [HolderRanking, HolderRanking];
+  /** Moves whenever the holders change (a cached GET /holders answer holds while it does not). */
+  holdersVersion: number;
   /** Every position in this market, open or closed. */
   positions: Set<PositionEntry>;
+}
+
+/** One address's positions by token id. */
+export interface Wallet {
+  positions: Map<string, PositionEntry>;
+  /** Moves whenever any of its positions' views changes (a cached answer holds while it does not). */
+  version: number;
 }
 
 export interface PositionEntry {

@@ -25,31 +25,37 @@ export function holderRoutes(projection: AccountProjection): Route[] {
         // Holdings are below 2^53 base units (the ledger keeps sizes as such), so a larger bound holds no one.
         const least = minBalance > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Math.max(1, Number(minBalance));
         const state = projection.state;
-        const results = [];
-        for (const conditionId of markets) {
-          const market = state.markets.get(conditionId);
-          if (market === undefined) continue;
-          for (const index of [0, 1] as const) {
-            const asset = assetId(conditionId, index);
-            const holders = market.holders[index].top(limit, least).map((holder) => {
-              const profile = state.profiles.get(holder.address);
-              return {
-                proxyWallet: holder.address,
-                bio: profile?.bio ?? '',
-                asset,
-                pseudonym: profile?.pseudonym ?? '',
-                name: profile?.name ?? '',
-                profileImage: profile?.profileImage ?? '',
-                profileImageOptimized: '',
-                amount: scaledToNumber(holder.amount, SCALE_TOKENS),
-                displayUsernamePublic: profile?.displayUsernamePublic ?? false,
-                outcomeIndex: index,
-              };
-            });
-            results.push({ token: asset, holders });
+        // Valid while these markets' holders and the profiles are unchanged.
+        const stamp = () =>
+          `${state.profilesVersion}:${markets.map((id) => state.markets.get(id)?.holdersVersion ?? -1).join(',')}`;
+        const build = () => {
+          const results = [];
+          for (const conditionId of markets) {
+            const market = state.markets.get(conditionId);
+            if (market === undefined) continue;
+            for (const index of [0, 1] as const) {
+              const asset = assetId(conditionId, index);
+              const holders = market.holders[index].top(limit, least).map((holder) => {
+                const profile = state.profiles.get(holder.address);
+                return {
+                  proxyWallet: holder.address,
+                  bio: profile?.bio ?? '',
+                  asset,
+                  pseudonym: profile?.pseudonym ?? '',
+                  name: profile?.name ?? '',
+                  profileImage: profile?.profileImage ?? '',
+                  profileImageOptimized: '',
+                  amount: scaledToNumber(holder.amount, SCALE_TOKENS),
+                  displayUsernamePublic: profile?.displayUsernamePublic ?? false,
+                  outcomeIndex: index,
+                };
+              });
+              results.push({ token: asset, holders });
+            }
           }
-        }
-        return { body: results };
+          return JSON.stringify(results);
+        };
+        return { body: state.responses.through(`${ctx.path}?${ctx.rawQuery}`, stamp, build) };
       }),
     },
   ];

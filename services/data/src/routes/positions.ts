@@ -99,7 +99,7 @@ function collect(
   keep: (entry: PositionEntry, view: PositionView) => boolean,
 ): Item[] {
   const items: Item[] = [];
-  for (const entry of state.wallets.get(wallet)?.values() ?? []) {
+  for (const entry of state.wallets.get(wallet)?.positions.values() ?? []) {
     if (filter.markets !== undefined && !filter.markets.has(entry.market.row.conditionId)) continue;
     if (filter.title !== undefined && !entry.market.titleLower.includes(filter.title)) continue;
     const view = state.view(entry);
@@ -108,8 +108,14 @@ function collect(
   return items;
 }
 
-function page(items: Item[], offset: number, limit: number): { body: string } {
-  return { body: `[${items.slice(offset, offset + limit).map((item) => item.view.json).join(',')}]` };
+function page(items: Item[], offset: number, limit: number): string {
+  return `[${items.slice(offset, offset + limit).map((item) => item.view.json).join(',')}]`;
+}
+
+/** The answer, built once per request and query while the wallet's positions are unchanged. */
+function cached(state: AccountState, ctx: { path: string; rawQuery: string }, user: string, build: () => string) {
+  const stamp = () => state.wallets.get(user)?.version ?? -1;
+  return { body: state.responses.through(`${ctx.path}?${ctx.rawQuery}`, stamp, build) };
 }
 
 export function positionRoutes(projection: AccountProjection): Route[] {
@@ -146,18 +152,21 @@ export function positionRoutes(projection: AccountProjection): Route[] {
         const offset = integer('offset', q.offset, 0, 10_000);
         const sortBy = choice('sortBy', q.sortBy, POSITION_SORTS, 'TOKENS');
         const dir = direction('sortDirection', q.sortDirection);
-        const items = collect(
-          projection.state,
-          user,
-          filter,
-          (entry, view) =>
-            entry.ledger.size > 0n &&
-            entry.ledger.size >= threshold &&
-            (!redeemable || view.redeemable) &&
-            (!mergeable || view.mergeable),
-        );
-        sortItems(items, sortBy, dir);
-        return page(items, offset, limit);
+        const state = projection.state;
+        return cached(state, ctx, user, () => {
+          const items = collect(
+            state,
+            user,
+            filter,
+            (entry, view) =>
+              entry.ledger.size > 0n &&
+              entry.ledger.size >= threshold &&
+              (!redeemable || view.redeemable) &&
+              (!mergeable || view.mergeable),
+          );
+          sortItems(items, sortBy, dir);
+          return page(items, offset, limit);
+        });
       }),
     },
     {
@@ -178,9 +187,12 @@ export function positionRoutes(projection: AccountProjection): Route[] {
         const offset = integer('offset', q.offset, 0, 100_000);
         const sortBy = choice('sortBy', q.sortBy, CLOSED_SORTS, 'REALIZEDPNL');
         const dir = direction('sortDirection', q.sortDirection);
-        const items = collect(projection.state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
-        sortItems(items, sortBy, dir);
-        return page(items, offset, limit);
+        const state = projection.state;
+        return cached(state, ctx, user, () => {
+          const items = collect(state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
+          sortItems(items, sortBy, dir);
+          return page(items, offset, limit);
+        });
       }),
     },
   ];
