@@ -177,6 +177,8 @@ try {
       'ack to visible p99 ms': Number(visible.p99Ms.toFixed(1)),
       'ack to visible max ms': Number(visible.maxMs.toFixed(1)),
       'ack to visible samples': visible.samples,
+      'ack to in the ledger (ingest) p50 ms': Number(visible.ledgerP50Ms.toFixed(1)),
+      'ack to in the ledger (ingest) p99 ms': Number(visible.ledgerP99Ms.toFixed(1)),
       'goal met: visible within 1 s p99': visible.p99Ms < VISIBLE_P99_GOAL_MS,
       'steady load orders/s (acked)': Math.round(visible.ordersPerSecond),
       'data service start (snapshot) ms': data.loadMs,

@@ -28,6 +28,9 @@ export interface VisibilityResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** From the ack to the trade's position in the ledger (Postgres), the part ingest takes. */
+  ledgerP50Ms: number;
+  ledgerP99Ms: number;
   /** Orders the load had acked per second over the run (its own and the probe's). */
   ordersPerSecond: number;
   /** Orders not acked with 200 and success. */
@@ -155,16 +158,26 @@ async function measure(
   }, 10);
 
   // The probe, meanwhile: one trade at a time, each waited for in the data service.
+  // The ledger is polled too (in turn with the service), to tell ingest's share from the service's.
   const samples: number[] = [];
+  const inLedger: number[] = [];
+  const holder = probe!.address.toLowerCase();
   for (let k = 1; performance.now() < end; k++) {
     await place(probeSeller!, signOrder(probeSeller!, probeMarket.yes, 'SELL', 50, 5));
     const ackedAt = await place(probe!, signOrder(probe!, probeMarket.yes, 'BUY', 50, 5));
     const path = `/positions?user=${probe!.address}&market=${probeMarket.conditionId}`;
+    let ledgerAt: number | undefined;
     for (;;) {
+      if (ledgerAt === undefined) {
+        const [row] = await options.db.sql<{ size: string }[]>`
+          SELECT size::text FROM positions WHERE address = ${holder} AND asset = ${probeMarket.yes}`;
+        if (row !== undefined && Number(row.size) === 5_000_000 * k) ledgerAt = performance.now();
+      }
       const [position] = (await (await fetch(`${dataUrl}${path}`)).json()) as { size: number }[];
       const now = performance.now();
       if (position?.size === 5 * k) {
         samples.push(now - ackedAt);
+        inLedger.push((ledgerAt ?? now) - ackedAt);
         break;
       }
       if (now - ackedAt > GIVE_UP_MS) throw new Error(`probe trade ${k} never showed in GET /positions`);
@@ -176,11 +189,14 @@ async function measure(
   await Promise.all(inFlight);
   const elapsed = (performance.now() - started) / 1000;
   const [p50, p99] = percentiles(Float64Array.from(samples), [50, 99]);
+  const [ledgerP50, ledgerP99] = percentiles(Float64Array.from(inLedger), [50, 99]);
   return {
     samples: samples.length,
     p50Ms: p50!,
     p99Ms: p99!,
     maxMs: Math.max(...samples),
+    ledgerP50Ms: ledgerP50!,
+    ledgerP99Ms: ledgerP99!,
     ordersPerSecond: acked / elapsed,
     refused,
   };

@@ -14,10 +14,11 @@ import { AccountState } from './account-state.ts';
 import {
   hasLifecycle,
   readMarkets,
-  readMovedPositions,
+  readMovedKeys,
   readPositions,
   readProfiles,
   readSnapshot,
+  type Reader,
   type ShardRange,
 } from '../store/account-reads.ts';
 
@@ -176,24 +177,29 @@ export class AccountProjection {
       return { address: key.slice(0, colon), asset: key.slice(colon + 1) };
     });
     const state = this.state;
-    await this.sql.begin('isolation level repeatable read read only', async (tx) => {
-      if (batch.markets.size > 0) this.lifecycle = await hasLifecycle(tx);
-      const [markets, moved, transferred, profiles] = await Promise.all([
-        batch.markets.size > 0 ? readMarkets(tx, this.lifecycle, [...batch.markets]) : [],
-        readMovedPositions(tx, ranges),
-        readPositions(tx, transfers),
-        batch.profiles.size > 0 ? readProfiles(tx, [...batch.profiles]) : [],
+    const apply = async (reader: Reader) => {
+      if (batch.markets.size > 0) this.lifecycle = await hasLifecycle(reader);
+      const [markets, moved, profiles] = await Promise.all([
+        batch.markets.size > 0 ? readMarkets(reader, this.lifecycle, [...batch.markets]) : [],
+        readMovedKeys(reader, ranges),
+        batch.profiles.size > 0 ? readProfiles(reader, [...batch.profiles]) : [],
       ]);
       for (const market of markets) state.putMarket(market, this.links.get(market.conditionId));
-      for (const position of [...moved, ...transferred]) state.putPosition(position);
+      for (const position of await readPositions(reader, [...moved, ...transfers])) state.putPosition(position);
       const awaited = state.awaitedMarkets();
       if (awaited.length > 0)
-        for (const market of await readMarkets(tx, this.lifecycle, awaited))
+        for (const market of await readMarkets(reader, this.lifecycle, awaited))
           state.putMarket(market, this.links.get(market.conditionId));
       const found = new Set(profiles.map((p) => p.id));
       for (const profile of profiles) state.putProfile(profile);
       for (const id of batch.profiles) if (!found.has(id)) state.dropProfile(id);
-    });
+    };
+    // The usual batch, ledger changes alone, needs no shared snapshot: the keys it reads are
+    // committed for good, and the positions read after them are as new or newer. Markets and
+    // profiles are read with the positions in one snapshot.
+    const alone = batch.markets.size === 0 && batch.profiles.size === 0;
+    if (alone) await apply(this.sql);
+    else await this.sql.begin('isolation level repeatable read read only', apply);
     for (const range of ranges) this.applied.set(range.shard, range.upTo);
   }
 }

@@ -166,25 +166,30 @@ function fromPositionRow(r: RawPosition): PositionRow {
   };
 }
 
-/** The positions that the token ledger entries of these shards' batches moved. */
-export async function readMovedPositions(sql: Reader, ranges: readonly ShardRange[]): Promise<PositionRow[]> {
-  if (ranges.length === 0) return [];
-  const rows = await sql<RawPosition[]>`
-    ${positionColumns(sql)}
-     WHERE p.market IS NOT NULL AND (p.address, p.asset) IN (
-       SELECT e.address, e.asset
-         FROM unnest(${ranges.map((r) => r.shard)}::int[], ${ranges.map((r) => r.after)}::bigint[],
-                     ${ranges.map((r) => r.upTo)}::bigint[]) AS r(shard, after, up_to)
-         JOIN ledger_entries e ON e.shard = r.shard AND e.seq > r.after AND e.seq <= r.up_to
-        WHERE e.asset <> 'collateral')`;
-  return rows.map(fromPositionRow);
+export interface PositionKey {
+  address: string;
+  /** The outcome token's id. */
+  asset: string;
+}
+
+/**
+ * The positions that the token ledger entries of these shards' batches moved: one index range
+ * read a shard (the planner cannot see how narrow a range joined from an array is, and scanned the
+ * whole table for it).
+ */
+export async function readMovedKeys(sql: Reader, ranges: readonly ShardRange[]): Promise<PositionKey[]> {
+  const keys = await Promise.all(
+    ranges.map(
+      (r) => sql<PositionKey[]>`
+        SELECT DISTINCT address, asset FROM ledger_entries
+         WHERE shard = ${r.shard} AND seq > ${r.after} AND seq <= ${r.upTo} AND asset <> 'collateral'`,
+    ),
+  );
+  return keys.flat();
 }
 
 /** Positions by (address, token id). */
-export async function readPositions(
-  sql: Reader,
-  keys: readonly { address: string; asset: string }[],
-): Promise<PositionRow[]> {
+export async function readPositions(sql: Reader, keys: readonly PositionKey[]): Promise<PositionRow[]> {
   if (keys.length === 0) return [];
   const rows = await sql<RawPosition[]>`
     ${positionColumns(sql)}
