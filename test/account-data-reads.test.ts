@@ -411,19 +411,18 @@ describe('redemption and restart', () => {
   it('moves a redeemed position to the closed ones, as the lifecycle writes a redemption', async () => {
     // What the lifecycle's ingest commits for Alice redeeming 10 YES of bravo at 1: the tokens go,
     // the payout less the cost is realized (10 − 7 = 3), the batch is notified like any other.
-    const [offset] = await db.sql`SELECT last_seq FROM shard_offsets WHERE shard = 0`;
-    const seq = Number(offset!.last_seq) + 1;
+    // On a shard of its own (1), so the engine's sequence on shard 0 goes on undisturbed.
     await db.sql.begin(async (tx) => {
       await tx`INSERT INTO ledger_entries (address, asset, delta, cause, shard, seq)
-               VALUES (${ALICE}, ${m.bravo.tokens[0]}, ${-10 * T}, 'redeem', 0, ${seq}),
-                      (${ALICE}, 'collateral', ${10 * T}, 'redeem', 0, ${seq})`;
+               VALUES (${ALICE}, ${m.bravo.tokens[0]}, ${-10 * T}, 'redeem', 1, 1),
+                      (${ALICE}, 'collateral', ${10 * T}, 'redeem', 1, 1)`;
+      await tx`UPDATE balances SET amount = amount + CASE asset WHEN 'collateral' THEN ${10 * T}::numeric ELSE ${-10 * T}::numeric END
+                WHERE address = ${ALICE} AND asset IN ('collateral', ${m.bravo.tokens[0]})`;
       await tx`UPDATE positions SET size = 0, cost_basis = 0, realized_pnl = realized_pnl + ${3 * T},
                       closed_cost = closed_cost + ${7 * T}, updated_at = now()
                 WHERE address = ${ALICE} AND asset = ${m.bravo.tokens[0]}`;
-      await tx`UPDATE balances SET amount = amount + CASE asset WHEN 'collateral' THEN ${10 * T}::numeric ELSE ${-10 * T}::numeric END
-                WHERE address = ${ALICE} AND asset IN ('collateral', ${m.bravo.tokens[0]})`;
-      await tx`UPDATE shard_offsets SET last_seq = ${seq} WHERE shard = 0`;
-      await tx`SELECT pg_notify('pmx_ledger', ${`0:${seq}`})`;
+      await tx`INSERT INTO shard_offsets (shard, last_seq) VALUES (1, 1)`;
+      await tx`SELECT pg_notify('pmx_ledger', '1:1')`;
     });
     const closed = await data.until(`/closed-positions?user=${ALICE}`, (r) => r.body.length === 2);
     expect(closed.body[0]).toMatchObject({
@@ -450,5 +449,21 @@ describe('redemption and restart', () => {
     expect(data.app.projection.stats.snapshots).toBe(1);
     await data.restart();
     expect(await Promise.all(paths.map(async (path) => (await data.get(path)).body))).toEqual(live);
+  });
+
+  it('catches up on trades made while its LISTEN connection was down', async () => {
+    const alpha = async () =>
+      (await data.get(`/positions?user=${ALICE}&market=${m.alpha.conditionId}`)).body[0]?.size as number;
+    expect(await alpha()).toBe(30);
+    const cut = await db.sql`
+      SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+       WHERE datname = current_database() AND query ILIKE 'listen%'`;
+    expect(cut.map((row) => row.done)).toContain(true);
+    await writer.fund(BOB, m.alpha.tokens[0], 2 * T);
+    await writer.batch((ops) =>
+      writer.trade(ops, { market: m.alpha, token: 0, seller: BOB, buyer: ALICE, price: 20, size: 2 * T }),
+    );
+    await data.until(`/positions?user=${ALICE}&market=${m.alpha.conditionId}`, (r) => r.body[0]?.size === 32);
+    expect(data.app.projection.stats.snapshots).toBeGreaterThanOrEqual(2);
   });
 });
