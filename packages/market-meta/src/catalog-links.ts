@@ -104,17 +104,19 @@ export function negRiskMarketId(eventId: string): string {
   return `0x${createHash('sha256').update(`pmx-neg-risk:${eventId}`).digest('hex')}`;
 }
 
+function eventOf(r: LinkRow): CatalogEventSummary | null {
+  if (r.event_id === null) return null;
+  return {
+    id: r.event_id,
+    slug: r.event_slug ?? '',
+    title: r.event_title ?? '',
+    ticker: r.event_ticker ?? '',
+    description: r.event_description ?? '',
+  };
+}
+
 function fromRow(r: LinkRow): CatalogLink {
-  const event =
-    r.event_id === null
-      ? null
-      : {
-          id: r.event_id,
-          slug: r.event_slug ?? '',
-          title: r.event_title ?? '',
-          ticker: r.event_ticker ?? '',
-          description: r.event_description ?? '',
-        };
+  const event = eventOf(r);
   return {
     conditionId: r.condition_id,
     catalogId: Number(r.id),

@@ -124,11 +124,6 @@ export class AccountProjection {
     return this.scheduled;
   }
 
-  /** Waits for the changes notified so far to be applied. */
-  settled(): Promise<void> {
-    return this.enqueue(nothingPending());
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.unlisten.map((unlisten) => unlisten().catch(() => {})));
@@ -140,8 +135,10 @@ export class AccountProjection {
     if (this.closed || isEmpty(batch)) return;
     try {
       if (batch.reload) await this.loadAll();
-      else await this.applyChanges(batch);
-      this.stats.batches++;
+      else {
+        await this.applyChanges(batch);
+        this.stats.batches++;
+      }
     } catch (error) {
       logger('data').error({ err: error }, 'applying ledger changes failed; retrying');
       if (this.closed) return;

@@ -2,7 +2,7 @@
 // sorted and paged per the contract's parameters (defaults and bounds: docs/reference/data.md).
 // Each position's JSON is rendered once per change, so a request joins cached strings.
 
-import type { Route } from '@pmx/http';
+import type { Handler, Route } from '@pmx/http';
 import type { AccountProjection } from '../projection/account-projection.ts';
 import type { AccountState } from '../projection/account-state.ts';
 import { kindOf, type PositionEntry } from '../projection/entries.ts';
@@ -19,6 +19,7 @@ import {
   titleFilter,
   tokenAmount,
   type Direction,
+  type Params,
 } from './query.ts';
 
 /** At most this many condition ids in a `market` filter. */
@@ -118,82 +119,80 @@ function cached(state: AccountState, ctx: { path: string; rawQuery: string }, us
   return { body: state.responses.through(`${ctx.path}?${ctx.rawQuery}`, stamp, build) };
 }
 
+const POSITION_PARAMS = [
+  'user',
+  'market',
+  'sizeThreshold',
+  'redeemable',
+  'mergeable',
+  'limit',
+  'offset',
+  'sortBy',
+  'sortDirection',
+  'title',
+] as const;
+const CLOSED_PARAMS = ['user', 'market', 'title', 'limit', 'offset', 'sortBy', 'sortDirection'] as const;
+
+/** The wallet and the filters both lists take. */
+function listOf(q: Params<'user' | 'market' | 'title'>): { user: string; filter: ListFilter } {
+  return {
+    user: address('user', q.user!),
+    filter: {
+      markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
+      title: titleFilter('title', q.title),
+    },
+  };
+}
+
+function openPositions(projection: AccountProjection): Handler {
+  return (ctx) => {
+    const q = readParams(ctx, POSITION_PARAMS, ['user']);
+    const { user, filter } = listOf(q);
+    const threshold = tokenAmount('sizeThreshold', q.sizeThreshold, 1_000_000n);
+    const redeemable = flag('redeemable', q.redeemable);
+    const mergeable = flag('mergeable', q.mergeable);
+    const limit = integer('limit', q.limit, 100, 500);
+    const offset = integer('offset', q.offset, 0, 10_000);
+    const sortBy = choice('sortBy', q.sortBy, POSITION_SORTS, 'TOKENS');
+    const dir = direction('sortDirection', q.sortDirection);
+    const state = projection.state;
+    return cached(state, ctx, user, () => {
+      const items = collect(
+        state,
+        user,
+        filter,
+        (entry, view) =>
+          entry.ledger.size > 0n &&
+          entry.ledger.size >= threshold &&
+          (!redeemable || view.redeemable) &&
+          (!mergeable || view.mergeable),
+      );
+      sortItems(items, sortBy, dir);
+      return page(items, offset, limit);
+    });
+  };
+}
+
+function closedPositions(projection: AccountProjection): Handler {
+  return (ctx) => {
+    const q = readParams(ctx, CLOSED_PARAMS, ['user']);
+    const { user, filter } = listOf(q);
+    const limit = integer('limit', q.limit, 10, 50);
+    const offset = integer('offset', q.offset, 0, 100_000);
+    const sortBy = choice('sortBy', q.sortBy, CLOSED_SORTS, 'REALIZEDPNL');
+    const dir = direction('sortDirection', q.sortDirection);
+    const state = projection.state;
+    return cached(state, ctx, user, () => {
+      const items = collect(state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
+      sortItems(items, sortBy, dir);
+      return page(items, offset, limit);
+    });
+  };
+}
+
 export function positionRoutes(projection: AccountProjection): Route[] {
   return [
-    {
-      method: 'GET',
-      path: '/positions',
-      handler: answering((ctx) => {
-        const q = readParams(
-          ctx,
-          [
-            'user',
-            'market',
-            'sizeThreshold',
-            'redeemable',
-            'mergeable',
-            'limit',
-            'offset',
-            'sortBy',
-            'sortDirection',
-            'title',
-          ],
-          ['user'],
-        );
-        const user = address('user', q.user!);
-        const filter: ListFilter = {
-          markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
-          title: titleFilter('title', q.title),
-        };
-        const threshold = tokenAmount('sizeThreshold', q.sizeThreshold, 1_000_000n);
-        const redeemable = flag('redeemable', q.redeemable);
-        const mergeable = flag('mergeable', q.mergeable);
-        const limit = integer('limit', q.limit, 100, 500);
-        const offset = integer('offset', q.offset, 0, 10_000);
-        const sortBy = choice('sortBy', q.sortBy, POSITION_SORTS, 'TOKENS');
-        const dir = direction('sortDirection', q.sortDirection);
-        const state = projection.state;
-        return cached(state, ctx, user, () => {
-          const items = collect(
-            state,
-            user,
-            filter,
-            (entry, view) =>
-              entry.ledger.size > 0n &&
-              entry.ledger.size >= threshold &&
-              (!redeemable || view.redeemable) &&
-              (!mergeable || view.mergeable),
-          );
-          sortItems(items, sortBy, dir);
-          return page(items, offset, limit);
-        });
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/closed-positions',
-      handler: answering((ctx) => {
-        const q = readParams(
-          ctx,
-          ['user', 'market', 'title', 'limit', 'offset', 'sortBy', 'sortDirection'],
-          ['user'],
-        );
-        const user = address('user', q.user!);
-        const filter: ListFilter = {
-          markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
-          title: titleFilter('title', q.title),
-        };
-        const limit = integer('limit', q.limit, 10, 50);
-        const offset = integer('offset', q.offset, 0, 100_000);
-        const sortBy = choice('sortBy', q.sortBy, CLOSED_SORTS, 'REALIZEDPNL');
-        const dir = direction('sortDirection', q.sortDirection);
-        const state = projection.state;
-        return cached(state, ctx, user, () => {
-          const items = collect(state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
-          sortItems(items, sortBy, dir);
-          return page(items, offset, limit);
-        });
-      }),
-    },
+    { method: 'GET', path: '/positions', handler: answering(openPositions(projection)) },
+    { method: 'GET', path: '/closed-positions', handler: answering(closedPositions(projection)) },
   ];
 }
