@@ -133,57 +133,36 @@ const POSITION_PARAMS = [
 ] as const;
 const CLOSED_PARAMS = ['user', 'market', 'title', 'limit', 'offset', 'sortBy', 'sortDirection'] as const;
 
-/** The wallet and the filters both lists take. */
-function listOf(q: Params<'user' | 'market' | 'title'>): { user: string; filter: ListFilter } {
-  return {
-    user: address('user', q.user!),
-    filter: {
+interface ListSpec<N extends string, S extends SortKey> {
+  params: readonly N[];
+  limit: { fallback: number; max: number };
+  maxOffset: number;
+  sorts: readonly S[];
+  sortBy: S;
+  /** Which of the wallet's positions the list holds, given the query. */
+  keeps(q: Params<N>): (entry: PositionEntry, view: PositionView) => boolean;
+}
+
+/** A list of one wallet's positions: filtered by market and title, sorted, paged, cached. */
+function listHandler<N extends string, S extends SortKey>(
+  projection: AccountProjection,
+  spec: ListSpec<N | 'user' | 'market' | 'title' | 'limit' | 'offset' | 'sortBy' | 'sortDirection', S>,
+): Handler {
+  return (ctx) => {
+    const q = readParams(ctx, spec.params, ['user']);
+    const user = address('user', q.user!);
+    const filter: ListFilter = {
       markets: q.market === undefined ? undefined : new Set(conditionIds('market', q.market, MAX_MARKET_FILTER)),
       title: titleFilter('title', q.title),
-    },
-  };
-}
-
-function openPositions(projection: AccountProjection): Handler {
-  return (ctx) => {
-    const q = readParams(ctx, POSITION_PARAMS, ['user']);
-    const { user, filter } = listOf(q);
-    const threshold = tokenAmount('sizeThreshold', q.sizeThreshold, 1_000_000n);
-    const redeemable = flag('redeemable', q.redeemable);
-    const mergeable = flag('mergeable', q.mergeable);
-    const limit = integer('limit', q.limit, 100, 500);
-    const offset = integer('offset', q.offset, 0, 10_000);
-    const sortBy = choice('sortBy', q.sortBy, POSITION_SORTS, 'TOKENS');
+    };
+    const keep = spec.keeps(q);
+    const limit = integer('limit', q.limit, spec.limit.fallback, spec.limit.max);
+    const offset = integer('offset', q.offset, 0, spec.maxOffset);
+    const sortBy = choice('sortBy', q.sortBy, spec.sorts, spec.sortBy);
     const dir = direction('sortDirection', q.sortDirection);
     const state = projection.state;
     return cached(state, ctx, user, () => {
-      const items = collect(
-        state,
-        user,
-        filter,
-        (entry, view) =>
-          entry.ledger.size > 0n &&
-          entry.ledger.size >= threshold &&
-          (!redeemable || view.redeemable) &&
-          (!mergeable || view.mergeable),
-      );
-      sortItems(items, sortBy, dir);
-      return page(items, offset, limit);
-    });
-  };
-}
-
-function closedPositions(projection: AccountProjection): Handler {
-  return (ctx) => {
-    const q = readParams(ctx, CLOSED_PARAMS, ['user']);
-    const { user, filter } = listOf(q);
-    const limit = integer('limit', q.limit, 10, 50);
-    const offset = integer('offset', q.offset, 0, 100_000);
-    const sortBy = choice('sortBy', q.sortBy, CLOSED_SORTS, 'REALIZEDPNL');
-    const dir = direction('sortDirection', q.sortDirection);
-    const state = projection.state;
-    return cached(state, ctx, user, () => {
-      const items = collect(state, user, filter, (entry) => kindOf(entry.ledger) === 'closed');
+      const items = collect(state, user, filter, keep);
       sortItems(items, sortBy, dir);
       return page(items, offset, limit);
     });
@@ -191,8 +170,33 @@ function closedPositions(projection: AccountProjection): Handler {
 }
 
 export function positionRoutes(projection: AccountProjection): Route[] {
+  const open = listHandler(projection, {
+    params: POSITION_PARAMS,
+    limit: { fallback: 100, max: 500 },
+    maxOffset: 10_000,
+    sorts: POSITION_SORTS,
+    sortBy: 'TOKENS',
+    keeps: (q) => {
+      const threshold = tokenAmount('sizeThreshold', q.sizeThreshold, 1_000_000n);
+      const redeemable = flag('redeemable', q.redeemable);
+      const mergeable = flag('mergeable', q.mergeable);
+      return (entry, view) =>
+        entry.ledger.size > 0n &&
+        entry.ledger.size >= threshold &&
+        (!redeemable || view.redeemable) &&
+        (!mergeable || view.mergeable);
+    },
+  });
+  const closed = listHandler(projection, {
+    params: CLOSED_PARAMS,
+    limit: { fallback: 10, max: 50 },
+    maxOffset: 100_000,
+    sorts: CLOSED_SORTS,
+    sortBy: 'REALIZEDPNL',
+    keeps: () => (entry) => kindOf(entry.ledger) === 'closed',
+  });
   return [
-    { method: 'GET', path: '/positions', handler: answering(openPositions(projection)) },
-    { method: 'GET', path: '/closed-positions', handler: answering(closedPositions(projection)) },
+    { method: 'GET', path: '/positions', handler: answering(open) },
+    { method: 'GET', path: '/closed-positions', handler: answering(closed) },
   ];
 }
