@@ -25,3 +25,4 @@ export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
 export { forwardedClientIp } from './client-ip.ts';
 export { uwsIsNative } from './uws.ts';
+export { ResponseCache } from './response-cache.ts';

@@ -27,6 +27,7 @@ import { Heartbeats } from './orders/heartbeats.ts';
 import { HeartbeatStore } from './orders/heartbeat-store.ts';
 import { marketDataRoutes } from './routes/market-data.ts';
 import { marketRoutes } from './routes/markets.ts';
+import { CatalogLinks } from '@pmx/market-meta';
 import { operatorRoutes } from './routes/operator.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { tradeRoutes } from './routes/trades.ts';
@@ -105,7 +106,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     await shards.submit(shards.shardOf(market.conditionId), { type: 'market', market: shardMarket(market) });
   };
   for (const market of await markets.load()) await openMarket(market);
-  await Promise.all([keys.load(), proxies.load()]);
+  // What the listing shows of a market's catalog entry (event, tags, images), followed on pmx_catalog.
+  const links = new CatalogLinks(sql);
+  await Promise.all([keys.load(), proxies.load(), links.start()]);
   const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
   const follower =
     ch === undefined ? undefined : new HistoryFollower({ sql, ch, log: (line) => logger('clob.history').warn(line) });
@@ -182,7 +185,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       (signer, type) => proxies.ofType(signer, type),
     ),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
-    ...marketRoutes(markets, core.books, (market) => core.assertReady(market)),
+    ...marketRoutes(
+      markets,
+      core.books,
+      (market) => core.assertReady(market),
+      (id) => links.get(id),
+    ),
     ...clientCompatRoutes(markets),
     ...operatorRoutes(
       {
@@ -249,6 +257,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       await httpClosed;
       funding.close(); // a transfer still waiting for Postgres to settle its outcome gives up
       await follower?.close();
+      await links.close();
       await ch?.close();
       await pool.destroy();
       await ownership.release();
