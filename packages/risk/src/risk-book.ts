@@ -22,6 +22,27 @@ export interface RiskMarket {
 
 export type ReserveOutcome = 'ok' | 'insufficient' | 'duplicate';
 
+/** An amount a custody movement holds. */
+export interface CustodyHold {
+  asset: string;
+  amount: number;
+}
+
+export type HoldOutcome = { ok: true } | { ok: false; asset: string; available: number; wanted: number };
+
+/** A custody hold's reservation key: its movement and asset (never an order id: those are 0x hashes). */
+function holdKey(id: string, asset: string): string {
+  return `${id}\u0000${asset}`;
+}
+
+/** What the ledger has of a market's collateral: locked, and what redemptions paid and burnt. */
+export interface MarketFunds {
+  market: string;
+  amount: number;
+  paidOut?: number;
+  burnt?: [number, number];
+}
+
 interface Holding {
   total: number;
   reserved: number;
@@ -52,8 +73,15 @@ export class RiskBook {
   private readonly accounts = new Map<string, Map<string, Holding>>();
   private readonly reservations = new Map<string, Reservation>();
   private readonly markets = new Map<string, RiskMarket>();
-  /** Collateral locked in minted pairs, per market. */
+  /** Collateral locked in minted pairs, per market (less what redemptions paid out of it). */
   private readonly locked = new Map<string, number>();
+  /** Per market, collateral its redemptions paid; per token, what they burnt. */
+  private readonly paidOut = new Map<string, number>();
+  private readonly burnt = new Map<string, number>();
+  /** Payouts of resolved markets. */
+  private readonly payouts = new Map<string, readonly [number, number]>();
+  /** The assets each custody movement in flight holds (holdCustody). */
+  private readonly custody = new Map<string, string[]>();
   /** Net operator credits per asset (credits − debits), the only source of money. */
   private readonly supplied = new Map<string, number>();
   /** What every balance can reach through trades, from the supplies (supply-bound.ts). */
@@ -97,21 +125,35 @@ export class RiskBook {
    */
   restore(state: {
     holdings: { address: string; asset: string; amount: number }[];
-    locked: { market: string; amount: number }[];
+    locked: MarketFunds[];
     supplied: { asset: string; amount: number }[];
   }): void {
     if (this.reservations.size > 0) throw new Error('restore: the book already has reservations');
     // A figure past 2^53 would be rounded from here on: refuse to start on it rather than drift from the ledger.
+    const figures = state.locked.flatMap((l) => [l.paidOut ?? 0, ...(l.burnt ?? [])]);
     for (const figure of [...state.holdings, ...state.locked, ...state.supplied]) {
       if (!Number.isSafeInteger(figure.amount))
         throw new Error(`restore: ${JSON.stringify(figure)} is not an exact integer (past 2^53 - 1 base units)`);
     }
+    if (!figures.every(Number.isSafeInteger))
+      throw new Error('restore: a redemption total is not an exact integer (past 2^53 - 1 base units)');
     this.accounts.clear();
     this.supplied.clear();
+    this.paidOut.clear();
+    this.burnt.clear();
+    this.payouts.clear();
     for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
-    for (const { market, amount } of state.locked) this.locked.set(market, amount);
+    for (const funds of state.locked) this.restoreFunds(funds);
     for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
     this.bound.recompute(this.supplied.keys());
+  }
+
+  private restoreFunds({ market, amount, paidOut, burnt }: MarketFunds): void {
+    this.locked.set(market, amount);
+    if (paidOut !== undefined && paidOut !== 0) this.paidOut.set(market, paidOut);
+    const tokens = this.markets.get(market)?.tokens;
+    if (burnt !== undefined && tokens !== undefined)
+      tokens.forEach((t, i) => burnt[i] !== 0 && this.burnt.set(t, burnt[i]!));
   }
 
   /**
@@ -263,34 +305,71 @@ export class RiskBook {
     this.locked.set(marketKey, amount);
   }
 
-  /** User split: `amount` of available collateral becomes `amount` of each of the market's tokens. */
-  split(address: string, marketKey: string, amount: number): boolean {
-    assertAmount(amount);
-    const market = this.markets.get(marketKey);
-    if (market === undefined) return false;
-    const collateral = this.holding(address, COLLATERAL);
-    if (collateral.total - collateral.reserved < amount) return false;
-    collateral.total -= amount;
-    for (const token of market.tokens) this.holding(address, token).total += amount;
-    this.lockPairs(marketKey, amount);
-    return true;
+  /**
+   * Holds what custody movement `id` will take from `address` (collateral for a split, both tokens
+   * for a merge or a redemption) while it goes through its market's shard, as an order's
+   * reservation does: all or none. Refused, it names the first asset short and what is available.
+   */
+  holdCustody(id: string, address: string, amounts: readonly CustodyHold[]): HoldOutcome {
+    if (this.custody.has(id)) throw new Error(`custody movement ${id} is already held`);
+    const wanted = amounts.filter((a) => a.amount > 0);
+    for (const { asset, amount } of wanted) {
+      assertAmount(amount);
+      const available = this.balance(address, asset).available;
+      if (available < amount) return { ok: false, asset, available, wanted: amount };
+    }
+    for (const { asset, amount } of wanted) this.reserve(holdKey(id, asset), address, asset, amount, amount);
+    this.custody.set(
+      id,
+      wanted.map((a) => a.asset),
+    );
+    return { ok: true };
   }
 
-  /** User merge: `amount` of each available token becomes `amount` of collateral again. */
-  merge(address: string, marketKey: string, amount: number): boolean {
-    assertAmount(amount);
+  /** Pays `amount` of a custody hold out of its owner's balance (the movement's event arrived). */
+  spendHold(id: string, asset: string, amount: number): void {
+    if (amount === 0) return;
+    this.spend(holdKey(id, asset), amount, amount);
+  }
+
+  /** Frees whatever custody movement `id` still holds (settled, or refused by its shard). */
+  releaseCustody(id: string): void {
+    for (const asset of this.custody.get(id) ?? []) this.release(holdKey(id, asset));
+    this.custody.delete(id);
+  }
+
+  /** A market resolved: what its tokens pay (collateral base units per whole token). */
+  resolve(marketKey: string, payouts: readonly [number, number]): void {
+    this.payouts.set(marketKey, payouts);
+  }
+
+  /** A redemption burnt `tokens` of a market's two tokens and paid `collateral` out of it. */
+  redeemed(marketKey: string, tokens: readonly [number, number], collateral: number): void {
     const market = this.markets.get(marketKey);
-    if (market === undefined) return false;
-    const holdings = market.tokens.map((token) => this.holding(address, token));
-    if (holdings.some((h) => h.total - h.reserved < amount)) return false;
-    for (const holding of holdings) holding.total -= amount;
-    this.holding(address, COLLATERAL).total += amount;
-    this.releasePairs(marketKey, amount);
-    return true;
+    if (market === undefined) throw new Error(`redemption in unknown market ${marketKey}`);
+    market.tokens.forEach((token, i) => this.burnt.set(token, (this.burnt.get(token) ?? 0) + tokens[i]!));
+    this.paidOut.set(marketKey, (this.paidOut.get(marketKey) ?? 0) + collateral);
+    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) - collateral);
   }
 
   lockedCollateral(marketKey: string): number {
     return this.locked.get(marketKey) ?? 0;
+  }
+
+  /**
+   * Tokens the operator credited are backed outside (on chain): only merging them (or, once the
+   * market resolved, redeeming them at its payouts) may release more collateral than this
+   * market's own mints locked.
+   */
+  private backedOutside(key: string): number {
+    const market = this.markets.get(key);
+    if (market === undefined) return 0;
+    const supplies = market.tokens.map((t) => this.supplied.get(t) ?? 0);
+    const pairs = Math.min(...supplies);
+    const payouts = this.payouts.get(key);
+    if (payouts === undefined) return pairs;
+    const value = supplies.reduce((sum, s, i) => sum + BigInt(Math.max(s, 0)) * BigInt(payouts[i]!), 0n) / 1_000_000n;
+    return Math.max(pairs, Number(value));
   }
 
   /**
@@ -332,13 +411,13 @@ export class RiskBook {
     for (const [key, amount] of this.locked) {
       lockedTotal += amount;
       const market = this.markets.get(key);
-      // Tokens the operator credited are backed outside (on chain); only merging them may
-      // release more collateral than this market's own mints locked.
-      const backedOutside = market ? Math.min(...market.tokens.map((t) => this.supplied.get(t) ?? 0)) : 0;
-      if (amount < -backedOutside) problems.push(`market ${key} has ${amount} collateral locked`);
+      if (amount < -this.backedOutside(key)) problems.push(`market ${key} has ${amount} collateral locked`);
+      // Pairs still out: what was minted less what was merged (the locked collateral plus what
+      // redemptions paid from it); each token's supply is that less what redemptions burnt.
+      const pairs = amount + (this.paidOut.get(key) ?? 0);
       for (const token of market?.tokens ?? []) {
         const supply = held.get(token) ?? 0;
-        const expected = (this.supplied.get(token) ?? 0) + amount;
+        const expected = (this.supplied.get(token) ?? 0) + pairs - (this.burnt.get(token) ?? 0);
         if (supply !== expected) problems.push(`token ${token} supply ${supply}, expected ${expected}`);
       }
     }

@@ -4,10 +4,26 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MatchingEngine, OrderType, Side, type PlaceOrder, type PlaceResult, type TokenIndex } from '@pmx/matching';
 import { COLLATERAL, RiskBook, type RiskMarket } from './risk-book.ts';
-import { settleTrade } from './settlement.ts';
+import { settleCustody, settleTrade } from './settlement.ts';
+import { halves, redemptionValue } from './redemption.ts';
 import type { EngineEvent } from '@pmx/matching';
 
 const TOKEN = 1_000_000;
+let splits = 0;
+
+/** A split as the front end runs it on a bare book: hold the collateral, then settle the movement. */
+function split(risk: RiskBook, address: string, key: string, amount: number): boolean {
+  const id = `split-${++splits}`;
+  if (!risk.holdCustody(id, address, [{ asset: COLLATERAL, amount }]).ok) return false;
+  settleCustody(risk, risk.market(key)!, {
+    id,
+    op: 'split',
+    owner: address,
+    tokens: [amount, amount],
+    collateral: amount,
+  });
+  return true;
+}
 
 /** The front end's order flow in miniature: reserve, place, feed events back, release the rest. */
 class Desk {
@@ -73,6 +89,21 @@ class Desk {
   expectConserved(): void {
     expect(this.risk.checkInvariants()).toEqual([]);
   }
+
+  /** A custody movement as the front end runs it: hold, then settle as its event arrives. */
+  custody(address: string, op: 'split' | 'merge' | 'redeem', tokens: [number, number], payouts?: [number, number]) {
+    const id = `custody-${++this.counter}`;
+    const collateral = op === 'redeem' ? redemptionValue(tokens, payouts!).total : tokens[0];
+    const held = this.risk.holdCustody(
+      id,
+      address,
+      op === 'split'
+        ? [{ asset: COLLATERAL, amount: collateral }]
+        : this.market.tokens.map((asset, i) => ({ asset, amount: tokens[i]! })),
+    );
+    if (held.ok) settleCustody(this.risk, this.market, { id, op, owner: address, tokens, collateral });
+    return held;
+  }
 }
 
 describe('deposits', () => {
@@ -131,13 +162,13 @@ describe('deposits', () => {
     risk.addMarket({ key: 'm', tokens: ['YES', 'NO'], ticksPerUnit: 100 });
     const x = 1_000_000_000_000;
     risk.credit('alice', COLLATERAL, x);
-    expect(risk.split('alice', 'm', x)).toBe(true);
+    expect(split(risk, 'alice', 'm', x)).toBe(true);
     expect(risk.debit('alice', 'YES', x)).toBe(true); // the minted YES leave for the chain
     // NO held can reach alice's x plus all the collateral carol brings, split.
     expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x)).toBe(true);
     expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x + 1)).toBe(false);
     risk.credit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x);
-    expect(risk.split('carol', 'm', Number.MAX_SAFE_INTEGER - x)).toBe(true);
+    expect(split(risk, 'carol', 'm', Number.MAX_SAFE_INTEGER - x)).toBe(true);
     expect(risk.balance('alice', 'NO').total + risk.balance('carol', 'NO').total).toBe(Number.MAX_SAFE_INTEGER);
     expect(risk.checkInvariants()).toEqual([]);
   });
@@ -149,7 +180,7 @@ describe('deposits', () => {
     const max = Number.MAX_SAFE_INTEGER;
     const x = 1_000_000_000_000;
     risk.credit('alice', COLLATERAL, max);
-    expect(risk.split('alice', 'm', x)).toBe(true);
+    expect(split(risk, 'alice', 'm', x)).toBe(true);
     for (const token of ['A', 'B']) expect(risk.debit('alice', token, x)).toBe(true); // both minted sides leave
     // m still locks x; a pair of C and D merged would free collateral that could lock m past 2^53.
     expect(risk.canCredit('op', 'C', x)).toBe(true);
@@ -194,7 +225,7 @@ describe('deposits', () => {
       if (action === 0) {
         // Minting from collateral: token supplies unchanged, so withdrawing those tokens takes them below 0.
         const m = random(3);
-        risk.split('op', `m${m}`, Math.min(amount, risk.balance('op', COLLATERAL).available));
+        split(risk, 'op', `m${m}`, Math.min(amount, risk.balance('op', COLLATERAL).available));
       } else if (action !== 1 && risk.canCredit('op', asset, amount)) {
         risk.credit('op', asset, amount);
         supply.set(asset, (supply.get(asset) ?? 0n) + BigInt(amount));
@@ -328,15 +359,79 @@ describe('settlement', () => {
   it('split and merge turn collateral into pairs and back, locking and releasing it', () => {
     const desk = new Desk();
     desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
-    expect(desk.risk.split('a', 'm', 4 * TOKEN)).toBe(true);
-    expect(desk.risk.split('a', 'm', 7 * TOKEN)).toBe(false);
+    expect(desk.custody('a', 'split', [4 * TOKEN, 4 * TOKEN])).toEqual({ ok: true });
+    expect(desk.custody('a', 'split', [7 * TOKEN, 7 * TOKEN])).toEqual({
+      ok: false,
+      asset: COLLATERAL,
+      available: 6 * TOKEN,
+      wanted: 7 * TOKEN,
+    });
     expect(desk.risk.lockedCollateral('m')).toBe(4 * TOKEN);
-    expect(desk.risk.merge('a', 'm', 3 * TOKEN)).toBe(true);
+    expect(desk.custody('a', 'merge', [3 * TOKEN, 3 * TOKEN])).toEqual({ ok: true });
     expect(desk.risk.balances('a')).toMatchObject({
       [COLLATERAL]: { total: 9 * TOKEN },
       YES: { total: TOKEN },
       NO: { total: TOKEN },
     });
+    desk.expectConserved();
+  });
+
+  it('holds nothing of a custody movement that cannot be covered whole, naming the asset short', () => {
+    const desk = new Desk();
+    desk.risk.credit('a', 'YES', 5 * TOKEN);
+    expect(desk.custody('a', 'merge', [TOKEN, TOKEN])).toEqual({ ok: false, asset: 'NO', available: 0, wanted: TOKEN });
+    expect(desk.risk.balance('a', 'YES')).toEqual({ total: 5 * TOKEN, reserved: 0, available: 5 * TOKEN });
+    desk.expectConserved();
+  });
+
+  it('a custody hold keeps an order from spending what the movement takes, and its release gives it back', () => {
+    const desk = new Desk();
+    desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
+    expect(desk.risk.holdCustody('x', 'a', [{ asset: COLLATERAL, amount: 8 * TOKEN }])).toEqual({ ok: true });
+    expect(desk.place('a', { token: 0, side: Side.BUY, orderType: OrderType.GTC, price: 50, size: 5 * TOKEN })).toBe(
+      'not enough balance',
+    );
+    desk.risk.releaseCustody('x');
+    expect(desk.risk.balance('a', COLLATERAL)).toEqual({ total: 10 * TOKEN, reserved: 0, available: 10 * TOKEN });
+    desk.expectConserved();
+  });
+
+  it('redeeming a resolved market burns the tokens and pays the winner 1 and the loser 0, out of the locked collateral', () => {
+    const desk = new Desk();
+    desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
+    desk.risk.credit('b', COLLATERAL, 10 * TOKEN);
+    desk.custody('a', 'split', [6 * TOKEN, 6 * TOKEN]);
+    desk.custody('b', 'split', [4 * TOKEN, 4 * TOKEN]);
+    desk.risk.resolve('m', [TOKEN, 0]);
+    expect(desk.custody('a', 'redeem', [6 * TOKEN, 6 * TOKEN], [TOKEN, 0])).toEqual({ ok: true });
+    desk.expectConserved();
+    expect(desk.custody('b', 'redeem', [4 * TOKEN, 4 * TOKEN], [TOKEN, 0])).toEqual({ ok: true });
+    expect(desk.risk.balances('a')).toMatchObject({
+      [COLLATERAL]: { total: 10 * TOKEN },
+      YES: { total: 0 },
+      NO: { total: 0 },
+    });
+    expect(desk.risk.lockedCollateral('m')).toBe(0);
+    desk.expectConserved();
+  });
+
+  it('a 50/50 redemption pays half per token, rounded down once over both, and leaves the odd unit locked', () => {
+    expect(redemptionValue([3, 3], [500_000, 500_000])).toEqual({ total: 3, perToken: [1, 2] });
+    expect(redemptionValue([1, 0], [500_000, 500_000])).toEqual({ total: 0, perToken: [0, 0] });
+    expect(redemptionValue([2 ** 52, 2 ** 52], [500_000, 500_000])).toEqual({
+      total: 2 ** 52,
+      perToken: [2 ** 51, 2 ** 51],
+    });
+    expect(halves(7)).toEqual([3, 4]);
+    const desk = new Desk();
+    desk.risk.credit('a', COLLATERAL, 10);
+    desk.custody('a', 'split', [10, 10]);
+    desk.risk.resolve('m', [500_000, 500_000]);
+    desk.custody('a', 'redeem', [1, 0], [500_000, 500_000]);
+    expect(desk.risk.balance('a', COLLATERAL).total).toBe(0);
+    desk.custody('a', 'redeem', [9, 10], [500_000, 500_000]);
+    expect(desk.risk.balance('a', COLLATERAL).total).toBe(9);
+    expect(desk.risk.lockedCollateral('m')).toBe(1);
     desk.expectConserved();
   });
 
@@ -374,7 +469,7 @@ describe('random order flow', () => {
           const desk = new Desk();
           for (const address of addresses) {
             desk.risk.credit(address, COLLATERAL, 150 * TOKEN);
-            expect(desk.risk.split(address, 'm', 50 * TOKEN)).toBe(true);
+            expect(desk.custody(address, 'split', [50 * TOKEN, 50 * TOKEN])).toEqual({ ok: true });
           }
           const live: number[] = [];
           for (const s of steps) {

@@ -110,13 +110,19 @@ describe('checkLedger', () => {
     ]);
   });
 
-  it('catches locked collateral that does not match the tokens in circulation', async () => {
-    const problems = await corrupt(
+  it('catches locked collateral that does not match the pairs minted, nor the tokens in circulation', async () => {
+    const locked = await corrupt(
       () => db.sql`UPDATE market_collateral SET locked = locked - 1`,
       () => db.sql`UPDATE market_collateral SET locked = locked + 1`,
     );
-    expect(problems.filter((p) => p.startsWith('token '))).toHaveLength(2);
-    expect(problems.some((p) => p.startsWith('collateral held'))).toBe(true);
+    expect(locked.filter((p) => p.startsWith('market '))).toHaveLength(1);
+    expect(locked.some((p) => p.startsWith('collateral held'))).toBe(true);
+    const minted = await corrupt(
+      () => db.sql`UPDATE market_collateral SET locked = locked - 1, minted = minted - 1`,
+      () => db.sql`UPDATE market_collateral SET locked = locked + 1, minted = minted + 1`,
+    );
+    expect(minted.filter((p) => p.startsWith('token '))).toHaveLength(2);
+    expect(minted.some((p) => p.startsWith('collateral held'))).toBe(true);
   });
 
   it('catches a position out of step with its balance, and an order out of step with its trades', async () => {
