@@ -44,6 +44,21 @@ export async function pmx(system: LifecycleSystem, argv: string[]): Promise<any>
   return JSON.parse(lines.at(-1)!);
 }
 
+/** `pmx market create` of `market` (outcomes Yes and No, tick 0.01); the market as the server shows it. */
+export function pmxCreate(system: LifecycleSystem, market: Market, question: string): Promise<any> {
+  const tokens = `${market.yes},${market.no}`;
+  return pmx(system, [
+    'market',
+    'create',
+    '--condition-id',
+    market.conditionId,
+    '--question',
+    question,
+    '--tokens',
+    tokens,
+  ]);
+}
+
 /** A `pmx` command that must fail: what it printed. */
 export async function pmxRefused(system: LifecycleSystem, argv: string[]): Promise<string> {
   const lines: string[] = [];
@@ -161,16 +176,7 @@ export async function runLifecycle(
     Number((await balanceAllowance(t, market.no))[0]) / USDC,
   ];
 
-  const created = await pmx(system, [
-    'market',
-    'create',
-    '--condition-id',
-    market.conditionId,
-    '--question',
-    'Will the lifecycle test pass?',
-    '--tokens',
-    `${market.yes},${market.no}`,
-  ]);
+  const created = await pmxCreate(system, market, 'Will the lifecycle test pass?');
   expect(created).toMatchObject({ condition_id: market.conditionId, status: 'active', accepting_orders: true });
   await hooks.catalog?.(market, 'open');
   for (const trader of traders) await pmx(system, ['fund', trader.address, '1000']);

@@ -13,6 +13,7 @@ import {
   expectWhole,
   ledgerCaughtUp,
   pmx,
+  pmxCreate,
   runLifecycle,
   type LifecycleSystem,
   type Market,
@@ -82,16 +83,7 @@ describe('a market from creation to payout', () => {
   it('resolves 50/50: each token pays half, rounded down once over what is redeemed together', async () => {
     const market = newMarket();
     const [erin, frank] = await traders(2);
-    await pmx(life, [
-      'market',
-      'create',
-      '--condition-id',
-      market.conditionId,
-      '--question',
-      'Even?',
-      '--tokens',
-      `${market.yes},${market.no}`,
-    ]);
+    await pmxCreate(life, market, 'Even?');
     for (const t of [erin!, frank!]) await h.deposit(t.address, 100n * BigInt(USDC));
     // An odd number of base units: the split's cost is 3 for Yes and 4 for No of the 7.
     expect((await erin!.authed('POST', '/split', { market: market.conditionId, amount: '7000007' })).status).toBe(200);
@@ -150,16 +142,7 @@ describe('refusals', () => {
   it('each lifecycle and custody refusal is a 4xx in the simple shape, and nothing moves', async () => {
     const market = newMarket();
     const [gina, hal] = await traders(2);
-    await pmx(life, [
-      'market',
-      'create',
-      '--condition-id',
-      market.conditionId,
-      '--question',
-      'Refused?',
-      '--tokens',
-      `${market.yes},${market.no}`,
-    ]);
+    await pmxCreate(life, market, 'Refused?');
     await h.deposit(gina!.address, 10n * BigInt(USDC));
     await h.deposit(hal!.address, 10n * BigInt(USDC));
     expect(
