@@ -5,8 +5,8 @@
 // everything: each address's balances (as GET /balance-allowance shows them) equal its ledger
 // balance and the sum of its ledger entries, its allowance is the balance less what its open
 // orders could spend, collateral in custody equals deposits − withdrawals, and checkLedger and the
-// front end's own invariants find nothing. `between` runs after each step (the crash variant
-// kills and restarts processes there).
+// front end's own invariants find nothing. `beforeCheck` and `between` run around each step's
+// checks (the crash variant kills and restarts processes there).
 import { expect } from 'vitest';
 import { checkLedger } from '@pmx/ledger';
 import { Trader, limit } from '@pmx/testkit';
@@ -20,7 +20,9 @@ export interface LifecycleSystem {
   url: string;
   operatorKey: string;
   sql: Sql;
-  /** After each step's checks; `step` names the step just checked. */
+  /** After each step, before its checks; `step` names it (the crash variant kills processes here). */
+  beforeCheck?(step: string): Promise<void>;
+  /** After each step's checks. */
   between?(step: string): Promise<void>;
   /** More checks after each step (the in-process variant's view of the front end's state). */
   alsoCheck?(): void;
@@ -167,6 +169,7 @@ export async function runLifecycle(
 ): Promise<void> {
   const [alice, bob, carol, dave] = traders;
   const step = async (name: string) => {
+    await system.beforeCheck?.(name);
     await expectWhole(system, traders, market);
     await system.between?.(name);
   };
