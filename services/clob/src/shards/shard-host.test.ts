@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { OrderType, Side } from '@pmx/matching';
-import type { ShardCommand } from '@pmx/events';
 import { ShardHost } from './shard-host.ts';
 import { TOKEN, market, place } from './shard-fixtures.ts';
 
