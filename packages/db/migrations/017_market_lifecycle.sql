@@ -14,6 +14,9 @@ ALTER TABLE markets
   ADD COLUMN resolved_at timestamptz,
   ADD CONSTRAINT markets_resolved_payouts CHECK ((state = 'resolved') = (payouts IS NOT NULL));
 
+-- Markets written before this migration with the flags set (cancel-only, closed) keep that meaning.
+UPDATE markets SET state = CASE WHEN closed THEN 'closed' ELSE 'paused' END WHERE closed OR NOT accepting_orders;
+
 -- Pairs outstanding in a market are minted − merged (mint trades and splits, merge trades and
 -- merges). Redemptions burn tokens (burnt0, burnt1) and pay collateral out of the market
 -- (paid_out), so `locked` = minted − merged − paid_out and a token's supply is
