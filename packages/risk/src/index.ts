@@ -8,8 +8,8 @@ export {
   type ReserveOutcome,
   type CustodyHold,
   type HoldOutcome,
-  type MarketFunds,
 } from './risk-book.ts';
+export { type MarketFunds } from './market-collateral.ts';
 export { redemptionValue, halves, type RedemptionValue } from './redemption.ts';
 export { collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
 export {

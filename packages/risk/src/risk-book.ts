@@ -4,6 +4,7 @@
 
 import { buyLimit, collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
 import { SupplyBound } from './supply-bound.ts';
+import { MarketCollateral, type MarketFunds } from './market-collateral.ts';
 
 export const COLLATERAL = 'collateral';
 const NONE: ReadonlyMap<string, number> = new Map();
@@ -33,14 +34,6 @@ export type HoldOutcome = { ok: true } | { ok: false; asset: string; available: 
 /** A custody hold's reservation key: its movement and asset (never an order id: those are 0x hashes). */
 function holdKey(id: string, asset: string): string {
   return `${id}\u0000${asset}`;
-}
-
-/** What the ledger has of a market's collateral: locked, and what redemptions paid and burnt. */
-export interface MarketFunds {
-  market: string;
-  amount: number;
-  paidOut?: number;
-  burnt?: [number, number];
 }
 
 interface Holding {
@@ -73,13 +66,8 @@ export class RiskBook {
   private readonly accounts = new Map<string, Map<string, Holding>>();
   private readonly reservations = new Map<string, Reservation>();
   private readonly markets = new Map<string, RiskMarket>();
-  /** Collateral locked in minted pairs, per market (less what redemptions paid out of it). */
-  private readonly locked = new Map<string, number>();
-  /** Per market, collateral its redemptions paid; per token, what they burnt. */
-  private readonly paidOut = new Map<string, number>();
-  private readonly burnt = new Map<string, number>();
-  /** Payouts of resolved markets. */
-  private readonly payouts = new Map<string, readonly [number, number]>();
+  /** Collateral locked in each market's pairs (less what redemptions paid out of it). */
+  private readonly funds = new MarketCollateral((key) => this.markets.get(key));
   /** The assets each custody movement in flight holds (holdCustody). */
   private readonly custody = new Map<string, string[]>();
   /** Net operator credits per asset (credits − debits), the only source of money. */
@@ -91,7 +79,7 @@ export class RiskBook {
   addMarket(market: RiskMarket): void {
     this.markets.set(market.key, market);
     this.bound.addMarket(market.tokens);
-    if (!this.locked.has(market.key)) this.locked.set(market.key, 0);
+    this.funds.add(market.key);
   }
 
   market(key: string): RiskMarket | undefined {
@@ -139,21 +127,10 @@ export class RiskBook {
       throw new Error('restore: a redemption total is not an exact integer (past 2^53 - 1 base units)');
     this.accounts.clear();
     this.supplied.clear();
-    this.paidOut.clear();
-    this.burnt.clear();
-    this.payouts.clear();
     for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
-    for (const funds of state.locked) this.restoreFunds(funds);
+    this.funds.restore(state.locked);
     for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
     this.bound.recompute(this.supplied.keys());
-  }
-
-  private restoreFunds({ market, amount, paidOut, burnt }: MarketFunds): void {
-    this.locked.set(market, amount);
-    if (paidOut !== undefined && paidOut !== 0) this.paidOut.set(market, paidOut);
-    const tokens = this.markets.get(market)?.tokens;
-    if (burnt !== undefined && tokens !== undefined)
-      tokens.forEach((t, i) => burnt[i] !== 0 && this.burnt.set(t, burnt[i]!));
   }
 
   /**
@@ -286,23 +263,16 @@ export class RiskBook {
     holding.total += amount;
   }
 
-  /** Minting `pairs` locks that much collateral in the market. */
+  /** Minting (or splitting) `pairs` locks that much collateral in the market. */
   lockPairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) + pairs);
+    this.funds.change(marketKey, pairs);
   }
 
   /** Merging `pairs` releases that much collateral from the market. */
   releasePairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) - pairs);
-  }
-
-  /** canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round. */
-  private setLocked(marketKey: string, amount: number): void {
-    if (!Number.isSafeInteger(amount))
-      throw new Error(`market ${marketKey} would lock collateral past 2^53 - 1 base units`);
-    this.locked.set(marketKey, amount);
+    this.funds.change(marketKey, -pairs);
   }
 
   /**
@@ -340,41 +310,23 @@ export class RiskBook {
 
   /** A market resolved: what its tokens pay (collateral base units per whole token). */
   resolve(marketKey: string, payouts: readonly [number, number]): void {
-    this.payouts.set(marketKey, payouts);
+    this.funds.resolve(marketKey, payouts);
   }
 
   /** A redemption burnt `tokens` of a market's two tokens and paid `collateral` out of it. */
   redeemed(marketKey: string, tokens: readonly [number, number], collateral: number): void {
-    const market = this.markets.get(marketKey);
-    if (market === undefined) throw new Error(`redemption in unknown market ${marketKey}`);
-    market.tokens.forEach((token, i) => this.burnt.set(token, (this.burnt.get(token) ?? 0) + tokens[i]!));
-    this.paidOut.set(marketKey, (this.paidOut.get(marketKey) ?? 0) + collateral);
-    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) - collateral);
+    assertAmount(collateral);
+    this.funds.redeemed(marketKey, tokens, collateral);
   }
 
   lockedCollateral(marketKey: string): number {
-    return this.locked.get(marketKey) ?? 0;
-  }
-
-  /**
-   * Tokens the operator credited are backed outside (on chain): only merging them (or, once the
-   * market resolved, redeeming them at its payouts) may release more collateral than this
-   * market's own mints locked.
-   */
-  private backedOutside(key: string): number {
-    const market = this.markets.get(key);
-    if (market === undefined) return 0;
-    const supplies = market.tokens.map((t) => this.supplied.get(t) ?? 0);
-    const pairs = Math.min(...supplies);
-    const payouts = this.payouts.get(key);
-    if (payouts === undefined) return pairs;
-    const value = supplies.reduce((sum, s, i) => sum + BigInt(Math.max(s, 0)) * BigInt(payouts[i]!), 0n) / 1_000_000n;
-    return Math.max(pairs, Number(value));
+    return this.funds.of(marketKey);
   }
 
   /**
    * The conservation invariant: collateral held plus collateral locked equals collateral
-   * supplied; each token's supply equals what was supplied plus its market's locked pairs;
+   * supplied; each token's supply equals what was supplied plus its market's pairs still out,
+   * less what redemptions burnt (market-collateral.ts);
    * reservations are within balances and add up per holding. Returns violations (empty = ok).
    */
   checkInvariants(): string[] {
@@ -407,21 +359,9 @@ export class RiskBook {
           problems.push(`${address} reserved ${holding.reserved} of ${asset}, orders say ${expected}`);
       }
     }
-    let lockedTotal = 0;
-    for (const [key, amount] of this.locked) {
-      lockedTotal += amount;
-      const market = this.markets.get(key);
-      if (amount < -this.backedOutside(key)) problems.push(`market ${key} has ${amount} collateral locked`);
-      // Pairs still out: what was minted less what was merged (the locked collateral plus what
-      // redemptions paid from it); each token's supply is that less what redemptions burnt.
-      const pairs = amount + (this.paidOut.get(key) ?? 0);
-      for (const token of market?.tokens ?? []) {
-        const supply = held.get(token) ?? 0;
-        const expected = (this.supplied.get(token) ?? 0) + pairs - (this.burnt.get(token) ?? 0);
-        if (supply !== expected) problems.push(`token ${token} supply ${supply}, expected ${expected}`);
-      }
-    }
-    const collateral = (held.get(COLLATERAL) ?? 0) + lockedTotal;
+    const markets = this.funds.check(held, (asset) => this.supplied.get(asset) ?? 0);
+    problems.push(...markets.problems);
+    const collateral = (held.get(COLLATERAL) ?? 0) + markets.total;
     const supplied = this.supplied.get(COLLATERAL) ?? 0;
     if (collateral !== supplied) problems.push(`collateral held + locked ${collateral}, supplied ${supplied}`);
     return problems;
