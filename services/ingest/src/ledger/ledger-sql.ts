@@ -4,7 +4,7 @@
 // trigger also takes, so the two never deadlock.
 
 import type { TransactionSql } from '@pmx/db';
-import type { BatchPlan } from './batch-plan.ts';
+import type { BatchPlan } from './plan-rows.ts';
 import type { MidpointChange } from '../history/book-tracker.ts';
 import { pgArray } from './pg-array.ts';
 import type { Position, TokenMovement } from './positions.ts';
