@@ -133,17 +133,16 @@ async function openOrdersCovered(sql: Sql): Promise<string[]> {
 
 /** A closed or resolved market has no live orders (its close cancelled them); its flags follow its state. */
 async function closedMarketsQuiet(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ market: string; state: string; live: number; flags: boolean }[]>`
+  const rows = await sql<{ market: string; state: string; live: number }[]>`
     SELECT m.condition_id AS market, m.state,
-           (SELECT count(*)::int FROM orders o WHERE o.market = m.condition_id AND o.status = 'live') AS live,
-           m.closed = (m.state IN ('closed', 'resolved')) AND m.accepting_orders = (m.state = 'open') AS flags
+           (SELECT count(*)::int FROM orders o WHERE o.market = m.condition_id AND o.status = 'live') AS live
       FROM markets m
      WHERE m.state <> 'open'
        AND (m.state IN ('closed', 'resolved') AND EXISTS (SELECT 1 FROM orders o WHERE o.market = m.condition_id AND o.status = 'live')
             OR m.closed <> (m.state IN ('closed', 'resolved')) OR m.accepting_orders <> (m.state = 'open'))
      LIMIT ${SHOWN}`;
   return rows.map((r) =>
-    r.live > 0
+    r.live > 0 && r.state !== 'paused'
       ? `market ${r.market} is ${r.state} but has ${r.live} live orders`
       : `market ${r.market} is ${r.state} but its closed / accepting_orders flags say otherwise`,
   );

@@ -125,6 +125,21 @@ describe('checkLedger', () => {
     expect(minted.some((p) => p.startsWith('collateral held'))).toBe(true);
   });
 
+  it('catches a closed market that still has live orders, and flags out of step with the state', async () => {
+    const closed = await corrupt(
+      () => db.sql`UPDATE markets SET state = 'closed', closed = true, accepting_orders = false`,
+      () => db.sql`UPDATE markets SET state = 'open', closed = false, accepting_orders = true`,
+    );
+    expect(closed).toEqual([`market ${market.conditionId} is closed but has 1 live orders`]);
+    const paused = await corrupt(
+      () => db.sql`UPDATE markets SET state = 'paused'`,
+      () => db.sql`UPDATE markets SET state = 'open'`,
+    );
+    expect(paused).toEqual([
+      `market ${market.conditionId} is paused but its closed / accepting_orders flags say otherwise`,
+    ]);
+  });
+
   it('catches a position out of step with its balance, and an order out of step with its trades', async () => {
     const problems = await corrupt(
       async () => {
