@@ -29,6 +29,10 @@ import { marketDataRoutes } from './routes/market-data.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { CatalogLinks } from '@pmx/market-meta';
 import { operatorRoutes } from './routes/operator.ts';
+import { operatorLifecycleRoutes } from './routes/operator-lifecycle.ts';
+import { custodyRoutes } from './routes/custody.ts';
+import { Custody } from './risk/custody.ts';
+import { MarketLifecycle } from './markets/market-lifecycle.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { tradeRoutes } from './routes/trades.ts';
 import { ShardOwnership } from './shards/shard-ownership.ts';
@@ -36,6 +40,7 @@ import { ShardSet } from './shards/shard-set.ts';
 import { seedDemo } from './demo.ts';
 import { recoverShards } from './recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from './trading-core.ts';
+import { shardFailure } from './markets/market-lifecycle.ts';
 import { logger } from '@pmx/config';
 
 export interface ClobApp {
@@ -102,8 +107,13 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   core.openOrders.onGtd((orderId, expiresAt) => gtd.track(orderId, expiresAt));
 
   const openMarket = async (market: MarketRecord) => {
+    const opened = await shards.submit(shards.shardOf(market.conditionId), {
+      type: 'market',
+      market: shardMarket(market),
+    });
+    if (opened.type !== 'market')
+      throw new HttpError(503, `the market's shard could not open it: ${shardFailure(opened)}`);
     core.addMarket(market);
-    await shards.submit(shards.shardOf(market.conditionId), { type: 'market', market: shardMarket(market) });
   };
   for (const market of await markets.load()) await openMarket(market);
   // What the listing shows of a market's catalog entry (event, tags, images), followed on pmx_catalog.
@@ -158,6 +168,12 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
   };
   /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
   const whole = () => core.assertAllReady(shards.count);
+  const holderBalances = {
+    risk: core.risk,
+    markets,
+    exchanges: [config.exchangeAddress, config.negRiskExchangeAddress],
+    proxyOf: (signer: string, type: 1 | 2) => proxies.ofType(signer, type),
+  };
   const routes = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey, {
@@ -177,13 +193,8 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ...orderRoutes(orders, core.openOrders, markets, [apiKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(heartbeats, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
-    ...balanceRoutes(
-      core.risk,
-      markets,
-      [apiKey, whole],
-      [config.exchangeAddress, config.negRiskExchangeAddress],
-      (signer, type) => proxies.ofType(signer, type),
-    ),
+    ...balanceRoutes(holderBalances, [apiKey, whole]),
+    ...custodyRoutes(new Custody(core, shards), holderBalances, [apiKey]),
     ...marketDataRoutes(markets, core.books, (market) => core.assertReady(market)),
     ...marketRoutes(
       markets,
@@ -208,6 +219,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
       },
       operatorAuth(config.operatorKey),
     ),
+    ...operatorLifecycleRoutes(new MarketLifecycle(core, shards), core.books, operatorAuth(config.operatorKey)),
   ];
   const server = createHttpServer<any>({
     routes,

@@ -4,10 +4,11 @@
 
 import { formatUnits } from '@pmx/codec';
 import { HttpError } from '@pmx/http';
-import { Side, type RejectReason } from '@pmx/matching';
+import { Side } from '@pmx/matching';
 import type { ApiKeyRecord } from '@pmx/auth';
 import type { ProxyWallets } from '../markets/proxy-wallets.ts';
-import { transactionHash } from '@pmx/events';
+import { transactionHash, type ShardRefusal } from '@pmx/events';
+import { ordersRefused } from '../markets/market-lifecycle.ts';
 import { ShardStalled, type ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { IntakeError, assetOf, checkOrderTerms, type ParsedOrder } from './order-intake.ts';
@@ -36,7 +37,10 @@ export interface CancelResult {
 }
 
 /** The real service's wording for the engine's rejections. */
-const REJECTIONS: Record<RejectReason | 'duplicate', (id: string) => string> = {
+const REJECTIONS: Record<ShardRefusal, (id: string) => string> = {
+  // Paused or closed between the front end's check and the shard (which decides in sequence).
+  'market-paused': () => ordersRefused('paused'),
+  'market-closed': () => ordersRefused('closed'),
   'fok-not-filled': () => "order couldn't be fully filled. FOK orders are fully filled or killed.",
   'fak-no-match': () =>
     'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
