@@ -47,6 +47,7 @@ pids+=($!)
 pnpm --silent --filter @pmx/catalog start &
 pids+=($!)
 pnpm --silent --filter @pmx/data start &
+pids+=($!)
 pnpm --silent --filter @pmx/edge start &
 pids+=($!)
 

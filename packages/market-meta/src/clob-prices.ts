@@ -43,7 +43,8 @@ export interface ClobPriceFeedOptions {
   intervalMs: number;
   /** What is shown until the clob first answers, for the wait's log line. */
   untilAnswered: string;
-  log: (message: string) => void;
+  /** A wait and a recovery are `info`, an outage after the clob answered `warn`. */
+  log: (message: string, level: 'info' | 'warn') => void;
   timeoutMs?: number;
 }
 
@@ -76,13 +77,14 @@ export abstract class ClobPriceFeed extends PeriodicRefresh {
           this.answered
             ? `outcome prices: the clob at ${clobUrl} is not answering (${reason}); keeping the last prices`
             : `outcome prices: waiting for the clob at ${clobUrl} (${reason}); ${this.feed.untilAnswered} until it answers`,
+          this.answered ? 'warn' : 'info',
         );
       }
       this.failing = true;
       return;
     }
     if (this.failing)
-      log(this.answered ? 'outcome prices: the clob answers again' : 'outcome prices: the clob answers');
+      log(this.answered ? 'outcome prices: the clob answers again' : 'outcome prices: the clob answers', 'info');
     this.failing = false;
     this.answered = true;
     this.apply(prices);

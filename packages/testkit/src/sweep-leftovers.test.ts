@@ -1,5 +1,5 @@
 // Runs against the real Postgres and Redis of infra/setup.sh, and the OS temp dir.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,8 @@ afterAll(async () => {
   await admin.end();
   await redis.quit();
 });
+
+const hex6 = () => randomBytes(3).toString('hex');
 
 /** The pid of a process that has just exited. */
 function deadPid(): number {
@@ -70,6 +72,33 @@ describe('sweepLeftovers', () => {
         await cleanupRedisPrefix(redis, n.prefix);
         rmSync(n.dir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it("kills a process run from a dead owner's temp dir (an edge left by a killed run), and not a live owner's", async () => {
+    const tags = { dead: ownerTag(deadPid()), live: ownerTag() };
+    const dirs = Object.fromEntries(
+      Object.entries(tags).map(([k, tag]) => [k, path.join(tmpdir(), `pmx-sweep-proc-${tag}-${hex6()}`)]),
+    ) as Record<keyof typeof tags, string>;
+    // Stand-ins for `haproxy -db -f <dir>/haproxy.cfg`: a process whose command line names a file there.
+    const runs = Object.fromEntries(
+      Object.entries(dirs).map(([k, dir]) => {
+        mkdirSync(dir, { recursive: true });
+        const args = ['-e', 'setTimeout(() => {}, 600000)', path.join(dir, 'haproxy.cfg')];
+        return [k, spawn(process.execPath, args, { stdio: 'ignore' })];
+      }),
+    ) as Record<keyof typeof tags, ChildProcess>;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const ended = new Promise((resolve) => runs.dead.once('exit', resolve));
+      const swept = await sweepLeftovers();
+      expect(swept.processes).toContain(runs.dead.pid);
+      expect(swept.processes).not.toContain(runs.live.pid);
+      await ended;
+      expect(runs.live.exitCode).toBe(null);
+    } finally {
+      for (const child of Object.values(runs)) child.kill('SIGKILL');
+      for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
     }
   });
 });

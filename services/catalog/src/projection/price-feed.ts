@@ -12,7 +12,7 @@ import { logger } from '@pmx/config';
 export interface PriceFeedOptions {
   clobUrl: string;
   intervalMs: number;
-  log?: (message: string) => void;
+  log?: (message: string, level: 'info' | 'warn') => void;
 }
 
 export class PriceFeed extends ClobPriceFeed {
@@ -24,7 +24,7 @@ export class PriceFeed extends ClobPriceFeed {
       clobUrl: options.clobUrl,
       intervalMs: options.intervalMs,
       untilAnswered: 'markets show an equal split',
-      log: options.log ?? ((message: string) => logger('catalog').warn(message)),
+      log: options.log ?? ((message, level) => logger('catalog')[level](message)),
     });
   }
 

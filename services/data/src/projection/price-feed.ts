@@ -8,13 +8,13 @@ import type { AccountProjection } from './account-projection.ts';
 export class PriceFeed extends ClobPriceFeed {
   constructor(
     private readonly projection: AccountProjection,
-    options: { clobUrl: string; intervalMs: number; log?: (message: string) => void },
+    options: { clobUrl: string; intervalMs: number; log?: (message: string, level: 'info' | 'warn') => void },
   ) {
     super({
       clobUrl: options.clobUrl,
       intervalMs: options.intervalMs,
       untilAnswered: 'positions are valued at 0.5',
-      log: options.log ?? ((message: string) => logger('data').warn(message)),
+      log: options.log ?? ((message, level) => logger('data')[level](message)),
     });
   }
 
