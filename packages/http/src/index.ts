@@ -31,7 +31,7 @@ export {
   type RateLimitGroup,
   type RateLimitHookOptions,
 } from './rate-limit-hook.ts';
-export { uwsIsNative } from './uws.ts';
+export { uws, uwsIsNative, closeApp, listenExclusive, type TemplatedApp } from './uws.ts';
 export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
 export { startHeaderProxyThread } from './header-proxy-thread.ts';
 export { rewriteHead } from './request-framing.ts';
