@@ -55,6 +55,11 @@ export interface ClobConfig {
   history: boolean;
   clickhouseUrl: string;
   clickhousePath: string;
+  /**
+   * Copy the ledger's history into ClickHouse from this process when it serves history. Off for
+   * all gateways but one in a cluster, or all of them when ingest copies (PMX_INGEST_HISTORY).
+   */
+  historyCopy: boolean;
   /** Bearer token of the operator API (markets, funding, proxy wallets). */
   operatorKey: string;
   chainId: number;
@@ -116,6 +121,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     history: envBool(env, 'PMX_HISTORY', true),
     clickhouseUrl: connections.clickhouseUrl,
     clickhousePath: connections.clickhousePath,
+    historyCopy: envBool(env, 'PMX_HISTORY_COPY', true),
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,
     operatorKey: envOperatorKey(env, host),

@@ -171,6 +171,11 @@ export class MarketRegistry {
       RETURNING *`;
   }
 
+  /** A market another process created (a gateway told by the core); a known one is kept as it is. */
+  adopt(record: MarketRecord): void {
+    if (!this.byCondition.has(record.conditionId)) this.remember(record);
+  }
+
   private remember(record: MarketRecord): void {
     this.byCondition.set(record.conditionId, record);
     record.tokens.forEach((token, index) => this.byToken.set(token, { market: record, token: index as TokenIndex }));

@@ -6,7 +6,7 @@
 // the proxy wallet of that type registered for it, the maker whose balance backs its orders.
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
-import { COLLATERAL, type RiskBook } from '@pmx/risk';
+import { COLLATERAL, type Balance } from '@pmx/risk';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
@@ -15,7 +15,7 @@ import type { MarketRegistry } from '../markets/market-registry.ts';
  * `proxyOf`: the proxies of a signer registered for a signature type.
  */
 export function balanceRoutes(
-  risk: RiskBook,
+  balanceOf: (address: string, asset: string) => Promise<Balance>,
   markets: MarketRegistry,
   before: Hook<ApiKeyLocals>[],
   exchanges: readonly string[],
@@ -39,7 +39,7 @@ export function balanceRoutes(
     method: 'GET',
     path,
     options: { before },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const type = ctx.query.get('asset_type') ?? 'COLLATERAL';
       let asset = COLLATERAL;
       if (type === 'CONDITIONAL') {
@@ -48,7 +48,7 @@ export function balanceRoutes(
       } else if (type !== 'COLLATERAL') {
         throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
       }
-      const balance = risk.balance(holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type')), asset);
+      const balance = await balanceOf(holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type')), asset);
       const available = String(balance.available);
       return {
         body: {

@@ -1,0 +1,129 @@
+// Wires a gateway (docs/design/cluster.md): uWS routes with level-1/level-2 auth, order parsing
+// and verification in its own verify pool, market data from the core's book read model
+// (CoreView), ledger reads from Postgres and history from ClickHouse. Everything that needs
+// balances or open orders goes to the core over a CoreLink.
+
+import { openClickHouse } from '@pmx/clickhouse';
+import type { Sql } from '@pmx/db';
+import { HistoryFollower } from '@pmx/ledger';
+import { createVerifyPool, SignatureCheck } from '@pmx/signing';
+import { ApiKeyStore, apiKeyAuth, walletAuth } from '@pmx/auth';
+import type { Route } from '@pmx/http';
+import { logger } from '@pmx/config';
+import type { ClobConfig } from '../config.ts';
+import type { MarketRegistry } from '../markets/market-registry.ts';
+import { ProxyWallets } from '../markets/proxy-wallets.ts';
+import { ledgerOrder } from '../orders/ledger-order.ts';
+import type { OrderLatency } from '../orders/order-latency.ts';
+import { clobRateLimits } from '../rate-limits.ts';
+import { authRoutes } from '../routes/auth.ts';
+import { balanceRoutes } from '../routes/balances.ts';
+import { clientCompatRoutes } from '../routes/client-compat.ts';
+import { healthRoutes } from '../routes/health.ts';
+import { heartbeatRoutes } from '../routes/heartbeats.ts';
+import { marketDataRoutes } from '../routes/market-data.ts';
+import { marketRoutes } from '../routes/markets.ts';
+import { orderRoutes } from '../routes/orders.ts';
+import { tradeRoutes } from '../routes/trades.ts';
+import type { CoreLink } from '../link/core-protocol.ts';
+import type { CoreView } from './core-view.ts';
+import { GatewayOrders } from './gateway-orders.ts';
+
+export interface Gateway {
+  orders: GatewayOrders;
+  routes: Route<any>[];
+  /** The edge's rate-limit hooks, when this process enforces them. */
+  beforeHooks: ReturnType<typeof clobRateLimits>['edge'];
+  close(): Promise<void>;
+}
+
+export interface GatewayDeps {
+  sql: Sql;
+  link: CoreLink;
+  view: CoreView;
+  markets: MarketRegistry;
+  latency: OrderLatency;
+  /** The core's proxy wallets when it runs in this process (one copy); else loaded here. */
+  proxies?: ProxyWallets;
+}
+
+export async function createGateway(config: ClobConfig, deps: GatewayDeps): Promise<Gateway> {
+  const { sql, view, markets } = deps;
+  const pool = createVerifyPool({ threads: config.verifyThreads });
+  const keys = new ApiKeyStore(sql);
+  let proxies = deps.proxies ?? new ProxyWallets(sql);
+  const ownProxies = deps.proxies === undefined;
+  await Promise.all([keys.load(), ownProxies ? proxies.load() : undefined]);
+  view.on((publication) => {
+    if (publication.type === 'keyDeleted') keys.forget(publication.apiKey);
+    if (publication.type === 'proxiesChanged' && ownProxies) {
+      const fresh = new ProxyWallets(sql);
+      fresh.load().then(
+        () => (proxies = fresh),
+        (error: unknown) => logger('clob.gateway').error({ err: error }, 'reading the proxy wallets again failed'),
+      );
+    }
+  });
+  const ch = config.history ? openClickHouse({ url: config.clickhouseUrl, path: config.clickhousePath }) : undefined;
+  const follower =
+    ch === undefined || !config.historyCopy
+      ? undefined
+      : new HistoryFollower({ sql, ch, log: (line) => logger('clob.history').warn(line) });
+  if (follower !== undefined) {
+    await follower.start();
+    await sql.listen('pmx_ledger', (payload) => {
+      const [shard, seq] = payload.split(':').map(Number);
+      if (Number.isSafeInteger(shard) && Number.isSafeInteger(seq)) follower.notify(shard!, seq!, 1);
+    });
+  }
+
+  const orders = new GatewayOrders(deps.link, view, {
+    signatures: new SignatureCheck(pool, config.chainId),
+    proxies: () => proxies,
+    exchangeAddress: config.exchangeAddress,
+    negRiskExchangeAddress: config.negRiskExchangeAddress,
+    replayWindowMs: config.replayWindowSeconds * 1000,
+    latency: deps.latency,
+  });
+  const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
+  const wallet = walletAuth(authOptions);
+  const apiKey = apiKeyAuth(keys, authOptions);
+  const limits = config.rateLimits ? clobRateLimits() : undefined;
+  /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
+  const whole = () => view.assertAllReady();
+  const routes: Route<any>[] = [
+    ...healthRoutes(),
+    ...authRoutes(keys, wallet, apiKey, {
+      // Its orders must be cancellable now: while shards recover, some are not known yet.
+      before: whole,
+      clear: (key) => orders.closeKey(key),
+      failed: (key) => orders.reopenKey(key).catch(() => {}),
+      after: (key) => orders.keyDeleted(key).catch(() => {}),
+    }),
+    ...orderRoutes(orders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) =>
+      ledgerOrder(sql, id, ownerKey),
+    ),
+    ...heartbeatRoutes(orders, [apiKey]),
+    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
+    ...balanceRoutes(
+      (address, asset) => orders.balance(address, asset),
+      markets,
+      [apiKey, whole],
+      [config.exchangeAddress, config.negRiskExchangeAddress],
+      (signer, type) => proxies.ofType(signer, type),
+    ),
+    ...marketDataRoutes(markets, view.books, (market) => view.assertReady(market)),
+    ...marketRoutes(markets, view.books, (market) => view.assertReady(market)),
+    ...clientCompatRoutes(markets),
+  ];
+  return {
+    orders,
+    routes,
+    beforeHooks: limits?.edge ?? [],
+    async close() {
+      await follower?.close();
+      await ch?.close();
+      await pool.destroy();
+    },
+  };
+}
