@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings this machine, fresh or not, to where pmx runs and its tests pass: pnpm and the
-# dependencies, Postgres and Redis on loopback (installed with apt-get only when missing),
-# then the database migrations. Idempotent; needs no stdin. See README.md.
+# dependencies, Postgres, Redis and HAProxy (installed with apt-get only when missing; the first
+# two started on loopback), then the database migrations. Idempotent; needs no stdin. See README.md.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 
@@ -268,6 +268,20 @@ ensure_redis() {
   ensure_append_only "$port"
 }
 
+# --- HAProxy (the edge) ---------------------------------------------------------------
+
+# The edge in front of every public service (services/edge runs it; infra/start.sh starts it).
+# Debian's package starts no frontend of its own: its default config only logs.
+ensure_haproxy() {
+  if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then
+    say "haproxy: $( (command -v haproxy || echo /usr/sbin/haproxy) | head -n 1) ($("$( (command -v haproxy || echo /usr/sbin/haproxy) | head -n 1)" -v | head -n 1 | cut -d' ' -f3))"
+    return 0
+  fi
+  apt_install haproxy
+  [ -x /usr/sbin/haproxy ] || die "haproxy was installed but /usr/sbin/haproxy is missing"
+  say "haproxy: installed $(/usr/sbin/haproxy -v | head -n 1 | cut -d' ' -f3)"
+}
+
 # --- main -----------------------------------------------------------------------------
 
 command -v node >/dev/null 2>&1 || die "node is not installed (pmx needs Node 20.19+ or 22.12+)"
@@ -280,6 +294,7 @@ ensure_pnpm
 install_dependencies
 ensure_postgres
 ensure_redis
+ensure_haproxy
 say "migrating $(redact "$PG_URL")"
 PMX_PG_URL="$PG_URL" pnpm exec tsx packages/db/src/migrate-cli.ts </dev/null || die "database migration failed"
 say "done"

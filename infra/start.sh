@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Starts the pmx services on this machine (after infra/setup.sh): the demo catalog is loaded first
 # (idempotent; it also creates the matching order-book markets), then ingest (shard queues → the
-# Postgres ledger), the trading front end (services/clob, port 8080; it also copies the history
-# into embedded ClickHouse and serves it) and the catalog (services/catalog, port 8081).
-# Ctrl-C stops everything.
+# Postgres ledger), the trading front end (services/clob; it also copies the history into
+# embedded ClickHouse and serves it), the catalog (services/catalog) and the edge (services/edge:
+# HAProxy on the public ports 8080, 8081 and 8082, in front of the services' Unix sockets;
+# Prometheus metrics on 127.0.0.1:8404). Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +45,8 @@ pids+=($!)
 pnpm --silent --filter @pmx/clob start &
 pids+=($!)
 pnpm --silent --filter @pmx/catalog start &
+pids+=($!)
+pnpm --silent --filter @pmx/edge start &
 pids+=($!)
 
 # Exit as soon as any service exits, taking the others down with it.

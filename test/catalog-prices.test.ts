@@ -12,7 +12,7 @@ let catalog: CatalogHarness;
 
 beforeAll(async () => {
   clob = await startClob();
-  catalog = await startCatalog({ PMX_CLOB_URL: clob.url, PMX_CATALOG_PRICE_REFRESH_MS: '3600000' });
+  catalog = await startCatalog({ PMX_CATALOG_CLOB_URL: clob.url, PMX_CATALOG_PRICE_REFRESH_MS: '3600000' });
 }, 120_000);
 
 afterAll(async () => {

@@ -47,10 +47,8 @@ function env(): NodeJS.ProcessEnv {
     PMX_REDIS_PREFIX: prefix.slice(0, -1),
     PMX_SHARDS: String(SHARDS),
     PMX_VERIFY_THREADS: '1',
-    PMX_CLOB_PORT: String(port),
-    PMX_CLOB_DIRECT_PORT: String(port + 1),
+    PMX_CLOB_DIRECT_PORT: String(port),
     PMX_OPERATOR_KEY: operatorKey,
-    PMX_RATE_LIMITS: 'false',
     PMX_INGEST_HISTORY: 'false',
     PMX_CLICKHOUSE_PATH: dir.path,
   };

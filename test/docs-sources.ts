@@ -128,6 +128,20 @@ function closingParen(text: string, open: number): number {
   return text.length;
 }
 
+const PUBLIC_SERVICES = ['clob', 'catalog', 'data'];
+
+/**
+ * What `serviceAddress(env, 'svc')` reads: PMX_SVC_HOST, _PORT, _DIRECT_PORT and _SOCKET (names it
+ * builds, so they are not in its source as text); every public service's for a name not written out.
+ */
+function addressVariables(code: string): string[] {
+  return [...code.matchAll(/\bserviceAddress\(\s*\w+\s*,\s*(?:'(\w+)'|\w+)\s*\)/g)].flatMap((call) =>
+    (call[1] === undefined ? PUBLIC_SERVICES : [call[1]]).flatMap((service) =>
+      ['HOST', 'PORT', 'DIRECT_PORT', 'SOCKET'].map((part) => `PMX_${service.toUpperCase()}_${part}`),
+    ),
+  );
+}
+
 /**
  * The variables a service's config module reads: its own, and those of every @pmx/config
  * function it calls, and of what those call in turn.
@@ -153,6 +167,7 @@ export function serviceVariables(service: string): string[] {
     }
   };
   visit(text);
+  for (const variable of addressVariables(text)) found.add(variable);
   return [...found].sort();
 }
 

@@ -92,6 +92,18 @@ describe('the reference', () => {
     expect(missing, `variables without a row in ${page(service)}'s settings table`).toEqual([]);
   });
 
+  it('has no settings row for a variable nothing reads', () => {
+    const readByCode = new Set([
+      ...services().flatMap(serviceVariables),
+      ...otherVariables().map(({ variable }) => variable),
+    ]);
+    const stale = markdownFiles()
+      .filter((f) => f.startsWith('docs/reference/'))
+      .flatMap((f) => settingRows(read(f)).map((variable) => ({ variable, f })))
+      .filter(({ variable }) => !readByCode.has(variable));
+    expect(stale.map(({ variable, f }) => `${variable} (${f})`)).toEqual([]);
+  });
+
   it('has a settings row somewhere for every variable the packages and infra scripts read', () => {
     const rows = new Set(
       markdownFiles()

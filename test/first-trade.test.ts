@@ -17,7 +17,7 @@ let system: ClobWithIngest;
 let h: Harness;
 
 beforeAll(async () => {
-  system = await startClobWithIngest();
+  system = await startClobWithIngest({}, { edge: true });
   h = system.h;
 }, 120_000);
 
@@ -38,7 +38,7 @@ function firstTradeCommands(): string[] {
 
 /** Runs one README line against the test's exchange: its address and operator key replace the defaults. */
 async function runLine(line: string): Promise<string> {
-  const command = line.replaceAll(README_URL, h.url);
+  const command = line.replaceAll(README_URL, system.url);
   if (command.startsWith('curl ')) {
     // Read with fetch: the same request, without needing curl on the machine.
     const url = /"([^"]+)"/.exec(command)?.[1];
@@ -49,7 +49,7 @@ async function runLine(line: string): Promise<string> {
   }
   const { stdout } = await run('bash', ['-c', command], {
     cwd: ROOT,
-    env: { ...process.env, PMX_CLOB_URL: h.url, PMX_OPERATOR_KEY: h.operatorKey },
+    env: { ...process.env, PMX_CLOB_URL: system.url, PMX_OPERATOR_KEY: h.operatorKey },
     timeout: 60_000,
   });
   return stdout;

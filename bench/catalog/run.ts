@@ -116,16 +116,14 @@ try {
   const loadMs = performance.now() - loadStarted;
   const catalog = await startCatalog({
     PMX_PG_URL: db.url,
-    PMX_CATALOG_PORT: '0',
-    PMX_RATE_LIMITS: 'false',
+    PMX_CATALOG_DIRECT_PORT: '0',
     PMX_CATALOG_PRICE_REFRESH_MS: '0',
     PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
   });
   // The same catalog without its response cache: what a list or search costs when built afresh.
   const uncached = await startCatalog({
     PMX_PG_URL: db.url,
-    PMX_CATALOG_PORT: '0',
-    PMX_RATE_LIMITS: 'false',
+    PMX_CATALOG_DIRECT_PORT: '0',
     PMX_CATALOG_PRICE_REFRESH_MS: '0',
     PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
     PMX_CATALOG_RESPONSE_CACHE: '0',

@@ -1,19 +1,15 @@
 // The floor of POST /order: a process made of only the parts the issue mandates for an order,
 // with none of pmx's own work (no auth, no validation, no risk, no matching, no queue append).
-// pmx's header front (FLOOR_FRONT=1; the contract's SVC_X names need one: uWS 20.30 refuses '_'
-// in header names; it also decodes chunked bodies, caps sizes and frames answers) → uWS →
+// the edge (FLOOR_SOCKET set: HAProxy, started by the bench, in front of this Unix socket; the
+// contract's SVC_X names need it: uWS 20.30 refuses '_' in header names) → uWS →
 // JSON.parse → the verify pool (digest + recovery), batched by the clob's own SignatureCheck → a
 // one-thread Piscina shard (4 tasks at a time, as the clob's), one task per turn, that does
 // nothing → answer.
 // Whatever pmx does, POST /order cannot go faster than this on the same machine.
-// Env: FLOOR_PORT (the port clients use), FLOOR_FRONT ('1' through the front, else straight at uWS).
-import { randomBytes } from 'node:crypto';
+// Env: FLOOR_SOCKET (the Unix socket the edge passes requests on), else FLOOR_PORT (straight at uWS).
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import uWS from '@trufflesuite/uws-js-unofficial';
 import { Piscina } from 'piscina';
-import { startHeaderProxyThread } from '@pmx/http';
 import {
   DEFAULT_CHAIN_ID,
   DEFAULT_EXCHANGE,
@@ -92,11 +88,10 @@ app.post('/*', (res, req) => {
 });
 
 const port = Number(process.env.FLOOR_PORT);
-if (process.env.FLOOR_FRONT === '1') {
-  const unixPath = join(tmpdir(), `pmx-floor-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
+const unixPath = process.env.FLOOR_SOCKET;
+if (unixPath !== undefined) {
   app.listen_unix(() => {}, unixPath);
   process.once('exit', () => rmSync(unixPath, { force: true }));
-  await startHeaderProxyThread({ host: '127.0.0.1', port, target: { path: unixPath }, maxBodyBytes: 1 << 20 });
 } else {
   app.listen('127.0.0.1', port, (socket) => {
     if (!socket) throw new Error(`floor: port ${port} is taken`);

@@ -2,7 +2,10 @@
 // the server's CPU per request over the run, and the floor (floor-server.ts): the same load against
 // a server made of only the parts the issue mandates for an order.
 import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEdge, type EdgeHarness } from '@pmx/edge/testing';
+import { createTempDir } from '@pmx/testkit';
 import { processCpuUs, withSteal } from '../host-cpu.ts';
 import type { OrderLoadJob, OrderLoadResult } from './order-load-child.ts';
 
@@ -33,9 +36,9 @@ export async function orderLoad(job: OrderLoadJob, server?: ChildProcess): Promi
 }
 
 /**
- * POST /order against the floor server on `port`, through the header front or straight at uWS:
+ * POST /order against the floor server, through the edge (`front`) or straight at uWS on `port`:
  * saturated after a warm-up of `warmup` (not counted), then, with `paced`, at that rate. `requests`
- * must carry header names the way taken: `SVC_X` through the front, `SVC-X` straight at uWS.
+ * must carry header names the way taken: `SVC_X` through the edge, `SVC-X` straight at uWS.
  */
 export async function floorLoad(options: {
   front: boolean;
@@ -46,16 +49,29 @@ export async function floorLoad(options: {
   durationMs: number;
   paced?: { perSecond: number; requests: OrderLoadJob['requests']; durationMs: number };
 }): Promise<{ saturated: MeasuredLoad; paced?: MeasuredLoad }> {
+  const dir = options.front ? await createTempDir('pmx-bench-floor-') : undefined;
+  const socket = dir === undefined ? undefined : join(dir.path, 'floor.sock');
   const server = fork(fileURLToPath(new URL('./floor-server.ts', import.meta.url)), [], {
-    env: { ...process.env, FLOOR_PORT: String(options.port), FLOOR_FRONT: options.front ? '1' : '0' },
+    env: {
+      ...process.env,
+      FLOOR_PORT: String(options.port),
+      ...(socket === undefined ? {} : { FLOOR_SOCKET: socket }),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  let edge: EdgeHarness | undefined;
   try {
     await new Promise((resolve, reject) => {
       server.once('message', resolve);
       server.once('exit', (code) => reject(new Error(`floor server exited ${code}`)));
     });
-    const url = `http://127.0.0.1:${options.port}`;
+    if (socket !== undefined)
+      edge = await startEdge({
+        PMX_CLOB_SOCKET: socket,
+        PMX_RATE_LIMITS: 'false',
+        PMX_MAX_BODY_BYTES: String(1 << 20),
+      });
+    const url = edge?.clobUrl ?? `http://127.0.0.1:${options.port}`;
     const job = { url, connections: options.connections, ratePerSecond: 0 };
     await orderLoad({ ...job, requests: options.warmup, durationMs: 1500 });
     const saturated = await orderLoad({ ...job, requests: options.requests, durationMs: options.durationMs }, server);
@@ -69,7 +85,9 @@ export async function floorLoad(options: {
       ),
     };
   } finally {
+    await edge?.close();
     server.kill('SIGTERM');
     if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once('exit', r));
+    await dir?.remove();
   }
 }

@@ -2,8 +2,8 @@
 // uWS → verify pool → shard → queue ack, and GET /book, each measured in the same run as the
 // ceilings it is bounded by (digest + recovery on all cores; hello-world uWS POST and GET).
 // The server runs as its own process on 127.0.0.1 over a throwaway database and Redis prefix;
-// traffic goes through its public port (the header-normalising front, as clients would), and
-// GET /book is also measured straight at uWS. This VM's speed drifts within minutes, so the
+// traffic goes through the edge (HAProxy, as clients' would), and GET /book is also measured
+// straight at uWS. This VM's speed drifts within minutes, so the
 // signature ceiling is taken on both sides of the single-order run, and GET /book alternates with
 // hello-world over rounds (ratios per round, then the median). The floor (floor-server.ts) is
 // the same order load against only the parts the issue mandates, with none of pmx's own work.
@@ -17,6 +17,9 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
 import { cleanupRedisPrefix, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
+import { join } from 'node:path';
+import { startEdge } from '@pmx/edge/testing';
+import { createTempDir } from '@pmx/testkit';
 import { runLoad, type LoadResult } from '../load.ts';
 import { idlePolling, stealCell, stealFigure, withSteal } from '../host-cpu.ts';
 import { threadRoundTrips } from '../thread-hop.ts';
@@ -64,7 +67,11 @@ const GET_ROUNDS = 3;
 const SINGLES = 140_000;
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const DIRECT_PORT = PORT + 1000;
-const BASE = `http://127.0.0.1:${PORT}`;
+// Clients' way in: the edge (HAProxy with the rendered config, limits off) on the clob's socket.
+const benchDir = await createTempDir('pmx-bench-clob-');
+const SOCKET = join(benchDir.path, 'clob.sock');
+const edge = await startEdge({ PMX_CLOB_SOCKET: SOCKET, PMX_RATE_LIMITS: 'false' });
+const BASE = edge.clobUrl;
 const OPERATOR_KEY = randomBytes(16).toString('hex');
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -223,10 +230,9 @@ const server = await startServer({
   PMX_REDIS_URL: testkitConfig.redisUrl,
   PMX_REDIS_PREFIX: prefix.slice(0, -1),
   PMX_SHARDS: String(SHARDS),
-  PMX_CLOB_PORT: String(PORT),
   PMX_CLOB_DIRECT_PORT: String(DIRECT_PORT),
+  PMX_CLOB_SOCKET: SOCKET,
   PMX_OPERATOR_KEY: OPERATOR_KEY,
-  PMX_RATE_LIMITS: 'false',
   PMX_AUTH_WINDOW_SECONDS: '3600',
   // Clients sign right before sending; the bench signs everything up front, so the replay window
   // (orders checked in memory) covers the whole run. The stale orders below fall outside it.
@@ -324,7 +330,7 @@ try {
   // the front (saturated, then at half the goal's rate) and straight at uWS. POST /order cannot
   // beat it: where it is under 50 % of the ceiling, or its p99 at half the goal's rate is over
   // 20 ms, that goal is out of reach on this machine whatever pmx does.
-  log('floor: front → uWS → verify pool → one-thread shard, nothing else…');
+  log('floor: edge → uWS → verify pool → one-thread shard, nothing else…');
   // Its ratios use a ceiling taken right around it (the VM drifts), capped by hello-world POST.
   const floorSignaturesBefore = await signatureCeiling(singles.slice(10_000, 15_000), DURATION);
   const floorRun = await floorLoad({
@@ -562,10 +568,30 @@ try {
       note: `${(fewer.bookRatio * 100).toFixed(0)}% of hello-world GET (${Math.round(fewer.hello.rps)}/s); straight at uWS ${(fewer.directRatio * 100).toFixed(0)}%`,
     },
   ];
+  const anchor = (figure: string, value: number, name: string, anchorValue: number, unit: string) => ({
+    figure,
+    value: Math.round(value),
+    anchor: name,
+    anchorValue: Math.round(anchorValue),
+    unit,
+  });
   writeReport({
     bench: 'clob',
     goal: 'POST /order ≥ 50 % of min(ceilings); batches of 15 more; ack p99 < 20 ms at half rate; GET /book ≥ 60 % of hello-world',
     rows,
+    anchors: [
+      anchor(
+        'POST /order',
+        single.rps,
+        'signature ceiling (digest + recovery, all cores)',
+        signaturesPerSec,
+        'orders/s',
+      ),
+      anchor('POST /order', single.rps, 'hello-world POST (uWS, same client)', helloPost.rps, 'requests/s'),
+      anchor('POST /order', single.rps, 'floor: the mandated parts only', floor.rps, 'orders/s'),
+      anchor('POST /orders, batches of 15', batchOrdersPerSec, 'min(ceilings)', ceiling, 'orders/s'),
+      anchor('GET /book (public port)', book.rps, 'hello-world GET', helloGet.rps, 'requests/s'),
+    ],
     figures: {
       signaturesPerSec: Math.round(signaturesPerSec),
       helloPostRps: Math.round(helloPost.rps),
@@ -656,4 +682,6 @@ try {
   await cleanupRedisPrefix(redis, prefix);
   redis.disconnect();
   await db.drop();
+  await edge.close();
+  await benchDir.remove();
 }

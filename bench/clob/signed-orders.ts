@@ -10,6 +10,7 @@ import {
   createOrderHasher,
   DEFAULT_CHAIN_ID as CHAIN_ID,
   DEFAULT_EXCHANGE as EXCHANGE,
+  orderId,
   recoverAddress,
   signL2,
 } from '@pmx/signing';
@@ -32,9 +33,11 @@ export interface PreparedRequest {
   headers: Record<string, string>;
 }
 
-export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
-  const privateKey = randomBytes(32);
-  const account = privateKeyToAccount(`0x${privateKey.toString('hex')}`);
+/** A fresh wallet and its level-1 headers (ClobAuth signed for nonce 0, now). */
+export async function walletWithL1Headers(
+  privateKey: Uint8Array = randomBytes(32),
+): Promise<{ privateKey: Uint8Array; address: string; headers: Record<string, string> }> {
+  const account = privateKeyToAccount(`0x${Buffer.from(privateKey).toString('hex')}`);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = await account.signTypedData({
     domain: { name: 'ClobAuthDomain', version: '1', chainId: CHAIN_ID },
@@ -47,19 +50,70 @@ export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
       message: 'This message attests that I control the given wallet',
     },
   });
-  const response = await fetch(`${baseUrl}/auth/api-key`, {
-    method: 'POST',
+  return {
+    privateKey,
+    address: account.address,
     headers: { SVC_ADDRESS: account.address, SVC_SIGNATURE: signature, SVC_TIMESTAMP: timestamp, SVC_NONCE: '0' },
-  });
+  };
+}
+
+export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
+  const { privateKey, address, headers } = await walletWithL1Headers();
+  const response = await fetch(`${baseUrl}/auth/api-key`, { method: 'POST', headers });
   if (!response.ok) throw new Error(`api key: ${response.status} ${await response.text()}`);
   const creds = (await response.json()) as { apiKey: string; secret: string; passphrase: string };
-  return { privateKey, address: account.address, ...creds };
+  return { privateKey, address, ...creds };
 }
 
 const native = createRequire(import.meta.url)('secp256k1') as {
   ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number };
 };
 const hasher = createOrderHasher({ chainId: CHAIN_ID, verifyingContract: EXCHANGE });
+
+/** What an order says, in base units: the maker gives `makerAmount` and takes `takerAmount`. */
+export interface OrderAmounts {
+  tokenId: string;
+  side: 'BUY' | 'SELL';
+  makerAmount: bigint;
+  takerAmount: bigint;
+  orderType?: string;
+  postOnly?: boolean;
+  /** The order's own timestamp in ms (default: now). */
+  timestamp?: number;
+}
+
+/**
+ * One signed order envelope on the fast path (native secp256k1 over @pmx/signing's digest), and
+ * its id (the digest, as the exchange names the order).
+ */
+export function signAmounts(
+  trader: Pick<BenchTrader, 'privateKey' | 'address' | 'apiKey'>,
+  spec: OrderAmounts,
+): { envelope: Record<string, unknown>; orderId: string } {
+  const fields = {
+    salt: String(BigInt(`0x${randomBytes(6).toString('hex')}`)),
+    maker: trader.address,
+    signer: trader.address,
+    tokenId: spec.tokenId,
+    makerAmount: String(spec.makerAmount),
+    takerAmount: String(spec.takerAmount),
+    side: spec.side,
+    signatureType: 0,
+    timestamp: String(spec.timestamp ?? Date.now()),
+    metadata: ZERO32,
+    builder: ZERO32,
+  } as const;
+  const digest = hasher.hashOrder(fields);
+  const signed = native.ecdsaSign(digest, trader.privateKey);
+  const signature = `0x${Buffer.from(signed.signature).toString('hex')}${(27 + signed.recid).toString(16)}`;
+  const envelope = {
+    order: { ...fields, salt: Number(fields.salt), expiration: '0', signature },
+    owner: trader.apiKey,
+    orderType: spec.orderType ?? 'GTC',
+    ...(spec.postOnly === undefined ? {} : { postOnly: spec.postOnly }),
+  };
+  return { envelope, orderId: orderId(digest) };
+}
 
 /** One signed order envelope: BUY or SELL `size` tokens at `priceCents` of a 0.01-tick market. */
 export function signOrder(
@@ -73,27 +127,14 @@ export function signOrder(
 ): Record<string, unknown> {
   const size = BigInt(sizeTokens) * 1_000_000n;
   const collateral = (size * BigInt(priceCents)) / 100n;
-  const fields = {
-    salt: String(BigInt(`0x${randomBytes(6).toString('hex')}`)),
-    maker: trader.address,
-    signer: trader.address,
+  return signAmounts(trader, {
     tokenId,
-    makerAmount: String(side === 'BUY' ? collateral : size),
-    takerAmount: String(side === 'BUY' ? size : collateral),
     side,
-    signatureType: 0,
-    timestamp: String(timestamp),
-    metadata: ZERO32,
-    builder: ZERO32,
-  } as const;
-  const digest = hasher.hashOrder(fields);
-  const signed = native.ecdsaSign(digest, trader.privateKey);
-  const signature = `0x${Buffer.from(signed.signature).toString('hex')}${(27 + signed.recid).toString(16)}`;
-  return {
-    order: { ...fields, salt: Number(fields.salt), expiration: '0', signature },
-    owner: trader.apiKey,
+    makerAmount: side === 'BUY' ? collateral : size,
+    takerAmount: side === 'BUY' ? size : collateral,
     orderType,
-  };
+    timestamp,
+  }).envelope;
 }
 
 /** Checks the fast signing path against the server's recovery once, before a run. */

@@ -1,10 +1,12 @@
 // Engine bench: a mixed workload of 1M orders on one thread. Throughput through tinybench (whole
-// runs on a fresh engine), then per-operation latency percentiles from a timed pass.
+// runs on a fresh engine), then per-operation latency percentiles from a timed pass; the same
+// workload into a public peer (nodejs-order-book, peer.ts) for its throughput and its fills.
 // Usage: pnpm bench:engine [-- --orders 1000000 --markets 10]
 import { parseArgs } from 'node:util';
 import { MatchingEngine, OrderType, type PlaceOrder, type Side, type TokenIndex } from '@pmx/matching';
 import { Bench } from 'tinybench';
 import { percentiles, writeReport, type Row } from '../report.ts';
+import { playPeer } from './peer.ts';
 import { LOT, OP_CANCEL, mixedWorkload, type Workload } from './workload.ts';
 
 const { values } = parseArgs({
@@ -35,7 +37,12 @@ function freshEngine(): MatchingEngine {
  * Plays the workload into an engine the way a shard would: one reusable command object,
  * events drained every 64 operations. With `latency`, times every operation and records its kind.
  */
-function play(engine: MatchingEngine, w: Workload, latency?: { ns: Float64Array; kind: Uint8Array }): number {
+function play(
+  engine: MatchingEngine,
+  w: Workload,
+  latency?: { ns: Float64Array; kind: Uint8Array },
+  filled?: Float64Array,
+): number {
   const ring = new Float64Array(4096);
   let ringLen = 0;
   let ringPos = 0;
@@ -55,6 +62,7 @@ function play(engine: MatchingEngine, w: Workload, latency?: { ns: Float64Array;
       order.size = w.size[i]!;
       order.owner = w.owner[i]!;
       const result = engine.place(order, i);
+      if (filled !== undefined) filled[i] = result.ok ? result.filled / LOT : 0;
       if (result.ok && result.status === 'live') {
         ring[ringPos] = result.orderId;
         ringPos = (ringPos + 1) & 4095;
@@ -91,6 +99,34 @@ if (task.result.state !== 'completed') throw new Error(`bench task ${task.result
 const runMs = task.result.latency.mean;
 const ordersPerSec = ORDERS / (runMs / 1000);
 const opsPerSec = workload.count / (runMs / 1000);
+
+// The peer: whole runs on fresh books, timed the same way, and each order's fills beside pmx's.
+// Two runs: the peer takes tens of seconds per run at 1M orders, JIT warm-up is lost in that.
+const peerBench = new Bench({ iterations: Math.min(RUNS, 2), warmupIterations: 0, time: 0, warmupTime: 0 });
+peerBench.add('nodejs-order-book: the same workload', () => playPeer(workload, MARKETS));
+await peerBench.run();
+const peerTask = peerBench.tasks[0]!;
+if (peerTask.result.state !== 'completed') throw new Error(`peer bench task ${peerTask.result.state}`);
+const peerRunMs = peerTask.result.latency.mean;
+const pmxFilled = new Float64Array(workload.count);
+const peerFilled = new Float64Array(workload.count);
+play(freshEngine(), workload, undefined, pmxFilled);
+playPeer(workload, MARKETS, peerFilled);
+let fillDisagreements = 0;
+let firstFillDifference: string | undefined;
+let pmxLots = 0;
+let peerLots = 0;
+for (let i = 0; i < workload.count; i++) {
+  if (workload.op[i] === OP_CANCEL) continue;
+  pmxLots += pmxFilled[i]!;
+  peerLots += peerFilled[i]!;
+  if (pmxFilled[i] === peerFilled[i]) continue;
+  fillDisagreements++;
+  firstFillDifference ??=
+    `op ${i}: ${['GTC', 'GTD', 'FOK', 'FAK'][workload.orderType[i]!]} ${workload.side[i] === 0 ? 'BUY' : 'SELL'} ` +
+    `token ${workload.token[i]} at ${workload.price[i]} ticks, ${workload.size[i]! / LOT} lots by owner ${workload.owner[i]}: ` +
+    `pmx filled ${pmxFilled[i]}, the peer ${peerFilled[i]}`;
+}
 
 const latency = { ns: new Float64Array(workload.count), kind: new Uint8Array(workload.count) };
 play(freshEngine(), workload, latency);
@@ -153,13 +189,29 @@ rows.push({
 rows.push({ operation: 'FAK filling the 5,000 oldest makers', count: 5000, 'run ms': Number(sweepMs.toFixed(1)) });
 Object.assign(figures, { deepCancelAllMs: Number(cancelAllMs.toFixed(1)), deepSweepMs: Number(sweepMs.toFixed(1)) });
 
-rows.unshift({
-  operation: 'throughput',
-  count: workload.count,
-  'orders/s': Math.round(ordersPerSec),
-  'ops/s': Math.round(opsPerSec),
-  'run ms': Number(runMs.toFixed(1)),
-});
+const peerOrdersPerSec = ORDERS / (peerRunMs / 1000);
+rows.unshift(
+  {
+    operation: 'throughput',
+    count: workload.count,
+    'orders/s': Math.round(ordersPerSec),
+    'ops/s': Math.round(opsPerSec),
+    'run ms': Number(runMs.toFixed(1)),
+  },
+  {
+    operation: 'peer: nodejs-order-book, same workload',
+    count: workload.count,
+    'orders/s': Math.round(peerOrdersPerSec),
+    'ops/s': Math.round(workload.count / (peerRunMs / 1000)),
+    'run ms': Number(peerRunMs.toFixed(1)),
+  },
+  {
+    operation: 'orders whose fills differ between pmx and the peer',
+    count: fillDisagreements,
+    'lots filled (pmx)': pmxLots,
+    'lots filled (peer)': peerLots,
+  },
+);
 Object.assign(figures, {
   orders: ORDERS,
   cancels: workload.cancels,
@@ -168,6 +220,10 @@ Object.assign(figures, {
   ordersPerSec: Math.round(ordersPerSec),
   opsPerSec: Math.round(opsPerSec),
   timerOverheadNs: Math.round(overhead),
+  peerOrdersPerSec: Math.round(peerOrdersPerSec),
+  ratioToPeer: Number((ordersPerSec / peerOrdersPerSec).toFixed(2)),
+  fillDisagreementsWithPeer: fillDisagreements,
+  firstFillDifference: firstFillDifference ?? 'none',
   goalOrdersPerSec: 3_000_000,
   goalP99Ns: 2000,
   meetsGoal: ordersPerSec >= 3_000_000 && (figures.p99Ns as number) < 2000,
@@ -177,4 +233,20 @@ writeReport({
   goal: '≥ 3M orders/s on one thread, p99 < 2 µs (latencies net of timer overhead)',
   rows,
   figures,
+  anchors: [
+    {
+      figure: 'pmx engine orders/s',
+      value: Math.round(ordersPerSec),
+      anchor: 'nodejs-order-book, same workload',
+      anchorValue: Math.round(peerOrdersPerSec),
+      unit: 'orders/s',
+    },
+    {
+      figure: 'pmx engine orders/s',
+      value: Math.round(ordersPerSec),
+      anchor: 'goal',
+      anchorValue: 3_000_000,
+      unit: 'orders/s',
+    },
+  ],
 });

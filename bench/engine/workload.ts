@@ -24,7 +24,7 @@ export interface Workload {
 }
 
 /** Small deterministic PRNG (mulberry32), so every run sees the same stream. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -21,3 +21,4 @@ export { describeStartFailure, reportStartFailures, StartRefusal } from './start
 export { handleStopSignals, type Stopper, type StopOptions } from './stop-signals.ts';
 export { throttledLog } from './throttled-log.ts';
 export { logger, setLogLevel, envLogLevel, LOG_LEVELS, type Logger, type LogLevel } from './logger.ts';
+export { serviceAddress, SERVICE_PORTS, type PublicService, type ServiceAddress } from './service-addresses.ts';

@@ -1,5 +1,6 @@
 // createHttpServer: mounts route arrays on one uWS app with the server-wide error shape, body
 // cap and hooks, answers unknown paths (404) and wrong methods (405), and listens/closes.
+import { rmSync } from 'node:fs';
 import { errorBody, type ErrorShape } from './error-shape.ts';
 import { answerAfterBody, writeResponse } from './response-writer.ts';
 import { RouteRunner, type ErrorLogger, type ServerState } from './route-runner.ts';
@@ -32,11 +33,6 @@ export interface HttpServerOptions<L extends Locals = Record<string, unknown>> {
   /** Body cap for routes without their own; default 1 MiB. Over it → 413. */
   maxBodyBytes?: number;
   hooks?: HttpServerHooks<L>;
-  /**
-   * Proxies in front of this server that append to X-Forwarded-For; the client IP is taken
-   * from that many entries from the right. Default 0: the header is ignored (it is forgeable).
-   */
-  trustedProxyHops?: number;
   /**
    * Lets browsers on other origins call the API: every answer carries
    * `access-control-allow-origin` with this value (`*`: any), and a CORS preflight (OPTIONS) on a
@@ -73,13 +69,10 @@ export interface HttpServer {
   readonly errorShape: ErrorShape;
   /** The largest request body any route accepts (a front may hold back bigger ones). */
   readonly maxBodyBytes: number;
-  /** Patterns of the GET routes declared immediate: a front may share their connections. */
-  readonly immediateGets: readonly string[];
-  /** Patterns of the other GET routes (a path one of them could take is not shared). */
-  readonly otherGets: readonly string[];
   /**
    * Binds synchronously; throws when the address is taken. One listen per server; `unixPath` also
-   * binds a Unix socket there (for a front on the same machine), closed with the port.
+   * binds a Unix socket there (the edge's way in, the one place X-Forwarded-For is trusted),
+   * replacing a file left there by a process that was killed, and removed again on close.
    */
   listen(port: number, host?: string, options?: { unixPath?: string }): ListeningHttpServer;
 }
@@ -181,7 +174,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
   const shape = options.errorShape;
   const state: ServerState = {
     errorShape: shape,
-    trustedProxyHops: options.trustedProxyHops ?? 0,
     corsOrigin: options.corsOrigin === '' ? undefined : options.corsOrigin,
     onError: options.hooks?.onError ?? logFault,
     inFlight: 0,
@@ -193,8 +185,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
   // Methods served per path shape, for the 405 answer's Allow header.
   const allowed = new Map<string, { path: string; methods: Method[] }>();
   let largestBody = 0;
-  const immediateGets: string[] = [];
-  const otherGets: string[] = [];
   for (const route of options.routes) {
     largestBody = Math.max(largestBody, route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const runner = new RouteRunner<L>(state, {
@@ -202,9 +192,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
       paramNames: paramNames(route.path),
       hooks: [...serverHooks, ...(route.options?.before ?? [])],
       maxBodyBytes: route.options?.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      immediate: route.options?.immediate === true,
     });
-    if (route.method === 'GET') (route.options?.immediate === true ? immediateGets : otherGets).push(route.path);
     app[UWS_METHOD[route.method]](route.path, (res, req) => runner.handle(res, req));
     const entry = allowed.get(patternShape(route.path)) ?? { path: route.path, methods: [] };
     entry.methods.push(route.method);
@@ -234,8 +222,6 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
     maxBodyBytes: largestBody,
     corsOrigin: cors,
     errorShape: shape,
-    immediateGets,
-    otherGets,
     listen(port: number, host = '127.0.0.1', listenOptions: { unixPath?: string } = {}): ListeningHttpServer {
       if (listening) throw new Error('@pmx/http: this server is already listening');
       let socket: us_listen_socket | false | undefined;
@@ -252,14 +238,17 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
       }
       const tcp: us_listen_socket = socket;
       let unixSocket: us_listen_socket | undefined;
-      if (listenOptions.unixPath !== undefined) {
+      const unixPath = listenOptions.unixPath;
+      if (unixPath !== undefined) {
+        // The TCP port is ours (bound exclusively), so a socket file at this path is a leftover.
+        rmSync(unixPath, { force: true });
         let unix: us_listen_socket | false | undefined;
         app.listen_unix((listenSocket) => {
           unix = listenSocket;
-        }, listenOptions.unixPath);
+        }, unixPath);
         if (!unix) {
           uws.us_listen_socket_close(tcp);
-          throw new Error(`@pmx/http: cannot listen on the Unix socket ${listenOptions.unixPath}`);
+          throw new Error(`@pmx/http: cannot listen on the Unix socket ${unixPath}`);
         }
         unixSocket = unix;
       }
@@ -281,7 +270,10 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
         close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}): Promise<void> {
           closing ??= new Promise<void>((resolve) => {
             stopListening();
-            if (unixSocket !== undefined) uws.us_listen_socket_close(unixSocket);
+            if (unixSocket !== undefined) {
+              uws.us_listen_socket_close(unixSocket);
+              rmSync(unixPath!, { force: true });
+            }
             let timer: NodeJS.Timeout | undefined;
             const finish = (): void => {
               if (timer !== undefined) clearTimeout(timer);

@@ -1,5 +1,6 @@
 // Public surface of @pmx/http: the one HTTP layer (uWebSockets.js) every pmx service mounts
-// its route modules on, with error shapes, body limits, hooks and rate limiting done once.
+// its route modules on, with error shapes, body limits and hooks done once. Header names, rate
+// limits and slow clients are the edge's (services/edge, HAProxy).
 export {
   createHttpServer,
   DEFAULT_MAX_BODY_BYTES,
@@ -10,7 +11,6 @@ export {
   type ListeningHttpServer,
 } from './http-server.ts';
 export {
-  immediate,
   type Route,
   type RouteOptions,
   type Method,
@@ -23,16 +23,5 @@ export { RequestContext, type PeerSource } from './request-context.ts';
 export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-error.ts';
 export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
-export { forwardedClientIp, rateLimitKeyOfIp } from './client-ip.ts';
-export { createRateLimiter, type RateLimiter, type RateLimiterOptions, type RateDecision } from './rate-limiter.ts';
-export {
-  rateLimitHook,
-  rateLimitGroupsHook,
-  type RateLimitGroup,
-  type RateLimitHookOptions,
-} from './rate-limit-hook.ts';
+export { forwardedClientIp } from './client-ip.ts';
 export { uws, uwsIsNative, closeApp, listenExclusive, type TemplatedApp } from './uws.ts';
-export { startHeaderProxy, type HeaderProxy, type HeaderProxyOptions } from './header-proxy.ts';
-export { startHeaderProxyThread } from './header-proxy-thread.ts';
-export { rewriteHead } from './request-framing.ts';
-export { serve, type ServeOptions, type Served } from './serve.ts';

@@ -47,15 +47,22 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
     /** Request headers by lowercase name; repeated headers are joined with ', '. */
     readonly headers: Readonly<Record<string, string>>,
     peer: PeerSource | undefined,
-    private readonly trustedProxyHops: number,
   ) {
     this.#peer = peer;
   }
 
-  /** Client address: from X-Forwarded-For behind trusted proxies, else the socket peer. */
+  /**
+   * Client address: the socket peer; on the Unix socket (a peer without an address), where only
+   * the edge connects, the address the edge wrote in X-Forwarded-For. A direct client's
+   * X-Forwarded-For is never read. '' once the peer can no longer be asked.
+   */
   get ip(): string {
-    return (this.#ip ??=
-      forwardedClientIp(this.headers['x-forwarded-for'], this.trustedProxyHops) ?? this.remoteAddress);
+    if (this.#ip === undefined) {
+      const peer = this.#peerAddress();
+      if (peer === undefined) return '';
+      this.#ip = peer === '' ? (forwardedClientIp(this.headers['x-forwarded-for']) ?? '') : peer;
+    }
+    return this.#ip;
   }
 
   /**
@@ -63,9 +70,14 @@ export class RequestContext<L extends Locals = Record<string, unknown>> {
    * a few µs); '' if first asked after the client went away.
    */
   get remoteAddress(): string {
+    return this.#peerAddress() ?? '';
+  }
+
+  /** The peer's address ('' on a Unix socket), or undefined when it can no longer be asked. */
+  #peerAddress(): string | undefined {
     if (this.#remote === undefined) {
       const peer = this.#peer;
-      if (peer === undefined || this.aborted || this.responded) return '';
+      if (peer === undefined || this.aborted || this.responded) return undefined;
       this.#remote = normaliseAddress(textDecoder.decode(peer.getRemoteAddressAsText()));
     }
     return this.#remote;

@@ -45,7 +45,6 @@ export function snapshotRequest<L extends Locals>(
   mounted: MountedRoute<L>,
   res: HttpResponse,
   req: HttpRequest,
-  trustedProxyHops: number,
 ): RequestContext<L> {
   return new RequestContext<L>(
     mounted.route,
@@ -56,7 +55,6 @@ export function snapshotRequest<L extends Locals>(
     req.getQuery() ?? '',
     copyHeaders(req),
     res,
-    trustedProxyHops,
   );
 }
 

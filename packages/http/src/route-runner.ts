@@ -18,7 +18,6 @@ export type ErrorLogger = (error: unknown, route: Route<any>, ctx: RequestContex
 /** What every route of one server shares. */
 export interface ServerState {
   readonly errorShape: ErrorShape;
-  readonly trustedProxyHops: number;
   readonly onError: ErrorLogger;
   /** `access-control-allow-origin` of every answer, when set. */
   readonly corsOrigin: string | undefined;
@@ -44,7 +43,7 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
   handle(res: HttpResponse, req: HttpRequest): void {
     let ctx: RequestContext<L>;
     try {
-      ctx = snapshotRequest(this.mounted, res, req, this.state.trustedProxyHops);
+      ctx = snapshotRequest(this.mounted, res, req);
     } catch (error) {
       // A request that cannot be read (a path parameter that decodes to a control character, say)
       // is answered once its body is read and dropped: answered at once with the body unread, the
@@ -81,7 +80,6 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
         if (ctx.aborted) return;
         const pending = hooks[i]!(ctx);
         if (isPromise(pending)) {
-          if (this.mounted.immediate) return this.notImmediate(res, ctx, pending);
           pending.then(
             () => this.run(res, ctx, i + 1),
             (error: unknown) => this.fail(res, ctx, error),
@@ -92,7 +90,6 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
       if (ctx.aborted) return;
       const result = this.mounted.route.handler(ctx);
       if (isPromise(result)) {
-        if (this.mounted.immediate) return this.notImmediate(res, ctx, result);
         result.then(
           (value) => this.respond(res, ctx, value),
           (error: unknown) => this.fail(res, ctx, error),
@@ -103,16 +100,6 @@ export class RouteRunner<L extends Locals> implements BodyListener<L> {
     } catch (error) {
       this.fail(res, ctx, error);
     }
-  }
-
-  /** A route declared immediate went async: a fault, answered now so uWS never waits on it. */
-  private notImmediate(res: HttpResponse, ctx: RequestContext<L>, pending: PromiseLike<unknown>): void {
-    Promise.resolve(pending).catch(() => undefined);
-    this.fail(
-      res,
-      ctx,
-      new Error(`${this.mounted.route.method} ${this.mounted.route.path} is declared immediate but returned a promise`),
-    );
   }
 
   private respond(res: HttpResponse, ctx: RequestContext<L>, value: ResponseValue): void {

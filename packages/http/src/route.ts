@@ -33,13 +33,6 @@ export interface RouteOptions<L extends Locals = Record<string, unknown>> {
   maxBodyBytes?: number;
   /** Hooks for this route, run after the server-wide hooks, in order. */
   before?: readonly Hook<L>[];
-  /**
-   * The route answers inside the uWS callback: no hook or handler of it returns a promise (a
-   * promise is answered with 500 and logged as a fault). A header front may then carry its GETs
-   * pipelined with other clients' over a shared connection (get-lanes.ts): uWS 20.30 drops a
-   * connection whose pipelined request arrives while an earlier answer is pending.
-   */
-  immediate?: boolean;
 }
 
 export interface Route<L extends Locals = Record<string, unknown>> {
@@ -50,11 +43,6 @@ export interface Route<L extends Locals = Record<string, unknown>> {
   options?: RouteOptions<L>;
 }
 
-/** Marks every route of a module immediate (RouteOptions.immediate): for modules whose handlers all answer at once. */
-export function immediate<L extends Locals>(routes: readonly Route<L>[]): Route<L>[] {
-  return routes.map((route) => ({ ...route, options: { ...route.options, immediate: true } }));
-}
-
 /** A route as mounted: the route plus what the layer precomputes once for it. */
 export interface MountedRoute<L extends Locals> {
   route: Route<L>;
@@ -62,8 +50,6 @@ export interface MountedRoute<L extends Locals> {
   /** Server-wide hooks followed by the route's own. */
   hooks: readonly Hook<L>[];
   maxBodyBytes: number;
-  /** See RouteOptions.immediate. */
-  immediate: boolean;
 }
 
 /** Names of the `:name` segments of a pattern, in order (uWS hands parameters out by index). */

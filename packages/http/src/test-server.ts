@@ -1,7 +1,6 @@
-// Test helper: a server on 127.0.0.1 with an ephemeral port, so test files run in parallel (alone,
-// or behind the header front); a raw HTTP/1.1 session on one connection.
+// Test helper: a server on 127.0.0.1 with an ephemeral port, so test files run in parallel; a raw
+// HTTP/1.1 session on one connection.
 import net from 'node:net';
-import { startHeaderProxy, type HeaderProxy } from './header-proxy.ts';
 import { createHttpServer, type HttpServerOptions, type ListeningHttpServer } from './http-server.ts';
 import type { Locals } from './route.ts';
 
@@ -14,36 +13,6 @@ export interface TestServer {
 export function serveForTest<L extends Locals>(options: HttpServerOptions<L>): TestServer {
   const listening = createHttpServer(options).listen(0);
   return { url: `http://127.0.0.1:${listening.port}`, listening, close: () => listening.close({ graceMs: 100 }) };
-}
-
-export interface FrontedTestServer {
-  server: TestServer;
-  front: HeaderProxy;
-  /** rawSession to the front. */
-  session(heads: string[], giveUpMs?: number): Promise<string[]>;
-  close(): Promise<void>;
-}
-
-/** A test server (trusting the front's hop) behind the header front, over loopback TCP. */
-export async function frontForTest<L extends Locals>(
-  options: HttpServerOptions<L>,
-  front: { sharedGets: string[]; idleTimeoutMs: number },
-): Promise<FrontedTestServer> {
-  const server = serveForTest({ ...options, trustedProxyHops: 1 });
-  const proxy = await startHeaderProxy({
-    port: 0,
-    target: { host: '127.0.0.1', port: server.listening.port },
-    ...front,
-  });
-  return {
-    server,
-    front: proxy,
-    session: (heads, giveUpMs) => rawSession(proxy.port, heads, giveUpMs),
-    close: async () => {
-      await proxy.close();
-      await server.close();
-    },
-  };
 }
 
 /** The JSON body of a raw answer (head and body). */

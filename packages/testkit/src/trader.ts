@@ -1,6 +1,6 @@
 // Test-only: a trader as a bot would be written from the contract — a viem wallet that signs
-// ClobAuth and orders (EIP-712), makes API keys and sends level-2 requests with the contract's
-// SVC_X headers (or SVC-X, as a client talking to uWS directly must).
+// ClobAuth and orders (EIP-712), makes API keys and sends level-2 requests with SVC-X headers, as
+// a service's direct port takes them (or the contract's SVC_X, as the edge takes them).
 
 import { randomBytes } from 'node:crypto';
 import {
@@ -73,8 +73,8 @@ export class Trader {
     /** The server; a test may point it at a restarted one. */
     public baseUrl: string,
     privateKey = generatePrivateKey(),
-    /** '_' as the contract writes them; '-' for uWS without the front. */
-    private readonly separator: '_' | '-' = '_',
+    /** '-' for a service's direct port (uWS drops '_' names); '_' as the contract writes them, for the edge. */
+    private readonly separator: '_' | '-' = '-',
   ) {
     this.account = privateKeyToAccount(privateKey);
   }

@@ -1,15 +1,14 @@
 // Wires the catalog: the projection (loaded, then following NOTIFY), the price and positions
-// feeds, every route module on the one HTTP layer with the typed error shape, and the
-// contract's catalog rate limits.
+// feeds, every route module on the one HTTP layer with the typed error shape (the contract's
+// catalog rate limits are the edge's: docs/design/edge.md).
 
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createHttpServer, immediate, serve, type Served } from '@pmx/http';
+import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
 import { ApiKeyStore, apiKeyAuth, operatorAuth } from '@pmx/auth';
 import type { CatalogConfig } from './config.ts';
 import { CatalogProjection } from './projection/catalog-projection.ts';
 import { PositionsFeed } from './projection/positions-feed.ts';
 import { PriceFeed } from './projection/price-feed.ts';
-import { catalogRateLimits } from './rate-limits.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -24,7 +23,8 @@ export interface CatalogApp {
   projection: CatalogProjection;
   prices: PriceFeed;
   positions: PositionsFeed;
-  listen(): Promise<Served>;
+  /** Listens on the direct port (127.0.0.1) and, when set, the Unix socket the edge reaches it on. */
+  listen(): Promise<ListeningHttpServer>;
   close(): Promise<void>;
 }
 
@@ -38,17 +38,13 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
   positions.start();
 
   const routes = [
-    // Answered from the projection in memory, inside the uWS callback: the front may carry their
-    // GETs over its shared connections (RouteOptions.immediate).
-    ...immediate([
-      ...healthRoutes(projection),
-      ...marketRoutes(projection),
-      ...eventRoutes(projection),
-      ...seriesRoutes(projection),
-      ...tagRoutes(projection),
-      ...profileRoutes(projection),
-      ...searchRoutes(projection),
-    ]),
+    ...healthRoutes(projection),
+    ...marketRoutes(projection),
+    ...eventRoutes(projection),
+    ...seriesRoutes(projection),
+    ...tagRoutes(projection),
+    ...profileRoutes(projection),
+    ...searchRoutes(projection),
     ...commentRoutes(
       { sql, projection },
       apiKeyAuth(new ApiKeyStore(sql, { cache: false }), { windowSeconds: config.authWindowSeconds }),
@@ -59,24 +55,16 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
     routes,
     errorShape: 'typed',
     maxBodyBytes: config.maxBodyBytes,
-    // Behind the header-normalising front, the front is one more proxy hop.
-    trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
     corsOrigin: config.corsOrigin,
-    hooks: { before: config.rateLimits ? catalogRateLimits() : [] },
   });
-  let served: Served | undefined;
+  let served: ListeningHttpServer | undefined;
 
   return {
     projection,
     prices,
     positions,
     async listen() {
-      served = await serve(server, {
-        host: config.host,
-        port: config.port,
-        headerCompat: config.headerCompat,
-        directPort: config.directPort,
-      });
+      served = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
       return served;
     },
     async close() {

@@ -18,7 +18,7 @@ const listening = await app.listen();
 const { state } = app.projection.view;
 running();
 log.info(
-  `listening on http://${listening.host}:${listening.port} ` +
+  `listening on http://127.0.0.1:${listening.port}${config.socketPath === '' ? '' : ` and ${config.socketPath}`} ` +
     `(${state.events.size} events, ${state.markets.size} markets, ${state.comments.size} comments loaded in ${Math.round(performance.now() - started)} ms)`,
 );
 

@@ -1,6 +1,5 @@
 // Catalog reads of comments, replies, profiles and search, and the HTTP edge, against a real
 // server over real Postgres: shapes, filters, holders, and the contract's typed errors.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogHarness } from '../src/testing/catalog-harness.ts';
 import { ALICE, ALICE_BASE, idsOf, seedReadCatalog, type ReadFixture } from '../src/testing/read-fixture.ts';
@@ -236,23 +235,5 @@ describe('the HTTP edge', () => {
       status: 405,
       body: { type: 'bad request', error: 'method not allowed' },
     });
-  });
-
-  it('answers in the typed shape what the header front refuses itself', async () => {
-    const raw = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const url = new URL(h.url);
-        const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () => socket.end(request));
-        let answer = '';
-        socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-        socket.on('close', () => resolve(answer));
-        socket.on('error', reject);
-      });
-    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
-    const repeated = await raw('POST /comments HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n');
-    expect(repeated).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOf(repeated)).toEqual({ type: 'bad request', error: 'bad or repeated Content-Length' });
-    const unknown = await raw('BREW /markets HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(bodyOf(unknown)).toEqual({ type: 'bad request', error: 'method not implemented' });
   });
 });

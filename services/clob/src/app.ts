@@ -5,7 +5,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectPostgres, type Sql } from '@pmx/db';
-import { createHttpServer, serve, type Served } from '@pmx/http';
+import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
 import { operatorAuth } from '@pmx/auth';
 import type { ClobConfig } from './config.ts';
 import { createCore } from './core/core-app.ts';
@@ -27,7 +27,8 @@ export interface ClobApp {
    * (TradingCore.halt). The process should then exit so a restart recovers from the ledger.
    */
   fatal: Promise<Error>;
-  listen(): Promise<Served>;
+  /** Listens on the direct port (127.0.0.1) and, when set, the Unix socket the edge reaches it on. */
+  listen(): Promise<ListeningHttpServer>;
   close(): Promise<void>;
 }
 
@@ -58,12 +59,9 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ],
     errorShape: 'simple',
     maxBodyBytes: config.maxBodyBytes,
-    // Behind the header-normalising front, the front is one more proxy hop.
-    trustedProxyHops: config.trustedProxyHops + (config.headerCompat ? 1 : 0),
     corsOrigin: config.corsOrigin,
-    hooks: { before: gateway.beforeHooks },
   });
-  let served: Served | undefined;
+  let served: ListeningHttpServer | undefined;
 
   return {
     core: core.core,
@@ -71,12 +69,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ready: core.ready,
     fatal: core.fatal,
     async listen() {
-      served = await serve(server, {
-        host: config.host,
-        port: config.port,
-        headerCompat: config.headerCompat,
-        directPort: config.directPort,
-      });
+      served = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
       return served;
     },
     async close() {

@@ -19,26 +19,23 @@ import {
   envOperatorKey,
   envString,
   type LogLevel,
+  serviceAddress,
 } from '@pmx/config';
 
 export { DEV_OPERATOR_KEY } from '@pmx/config';
 
-const PORT = { min: 0, max: 65_535 };
-
 export interface ClobConfig {
   /** Level of the service's log (PMX_LOG_LEVEL). */
   logLevel: LogLevel;
+  /** Where clients reach this service: the edge's address (the operator key is required beyond loopback). */
   host: string;
   port: number;
   /** Where clients (and the `pmx` CLI) reach this service. */
   url: string;
-  /**
-   * Put the header-normalising front on the public port (SVC_X headers work) with uWS behind it
-   * on `directPort`; false: uWS on the public port, and clients must send SVC-X.
-   */
-  headerCompat: boolean;
-  /** uWS's own port when the front is on (0: an ephemeral loopback port). */
+  /** This service's own port on 127.0.0.1, for tests and internal callers (0: ephemeral). */
   directPort: number;
+  /** The Unix socket the edge reaches this service on, the one place X-Forwarded-For is trusted ('' = none). */
+  socketPath: string;
   /** Shard threads, each owning the books of the markets that hash to it. */
   shards: number;
   /** Signature-verification threads. */
@@ -73,12 +70,8 @@ export interface ClobConfig {
    */
   replayWindowSeconds: number;
   maxBodyBytes: number;
-  /** Proxies in front that append X-Forwarded-For (0: trust the socket peer). */
-  trustedProxyHops: number;
   /** Origin browsers may call from (PMX_CORS_ORIGIN; undefined: no CORS). */
   corsOrigin: string | undefined;
-  /** Enforce the contract's rate limits. */
-  rateLimits: boolean;
   /** Create the demo markets at start when they are missing. */
   demoMarkets: boolean;
   /** Addresses funded with demo collateral at start (comma separated). */
@@ -105,15 +98,14 @@ function envAddresses(env: Env, name: string): string[] {
 
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
-  const host = envString(env, 'PMX_CLOB_HOST', '127.0.0.1');
-  const port = envInt(env, 'PMX_CLOB_PORT', 8080, PORT);
+  const { host, port, directPort, socketPath } = serviceAddress(env, 'clob');
   return {
     logLevel: envLogLevel(env),
     host,
     port,
     url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),
-    headerCompat: envBool(env, 'PMX_HEADER_COMPAT', true),
-    directPort: envInt(env, 'PMX_CLOB_DIRECT_PORT', 0, PORT),
+    directPort,
+    socketPath,
     shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism(), { min: 1, max: 1024 }),
     shardStallMs: envInt(env, 'PMX_SHARD_STALL_MS', 5_000, { min: 100, max: 600_000 }),
@@ -143,9 +135,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     authWindowSeconds: envInt(env, 'PMX_AUTH_WINDOW_SECONDS', 30, { min: 1, max: 3600 }),
     replayWindowSeconds: envInt(env, 'PMX_REPLAY_WINDOW_SECONDS', 120, { min: 1, max: 86_400 }),
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', 256 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
-    trustedProxyHops: envInt(env, 'PMX_TRUSTED_PROXY_HOPS', 0, { min: 0, max: 16 }),
     corsOrigin: envCorsOrigin(env),
-    rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     demoMarkets: envBool(env, 'PMX_DEMO_MARKETS', false),
     demoFund: envAddresses(env, 'PMX_DEMO_FUND'),
     heartbeatTimeoutMs: envInt(env, 'PMX_HEARTBEAT_TIMEOUT_MS', 10_000, { min: 1000, max: 600_000 }),

@@ -21,10 +21,10 @@ app.ready.catch((error: unknown) => {
   log.fatal({ err: error }, 'recovery failed');
   process.exit(1);
 });
-const direct = listening.directPort === listening.port ? '' : `, uWS direct on 127.0.0.1:${listening.directPort}`;
+const socket = config.socketPath === '' ? '' : ` and ${config.socketPath} (the edge's way in)`;
 running();
 log.info(
-  `listening on http://${listening.host}:${listening.port} (${config.shards} shards, signatures: ${signatureBackend}${direct})`,
+  `listening on http://127.0.0.1:${listening.port}${socket}; clients through the edge on ${config.url} (${config.shards} shards, signatures: ${signatureBackend})`,
 );
 
 // One stop at a time: a fault during a graceful stop (or a signal after a fault) does not close

@@ -1,6 +1,5 @@
 // Trading end to end on a real server, real Postgres and Redis, real signatures: place, match
 // (transfer, mint, merge), cancel, list — with balances and books checked to the base unit.
-import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startClob, type Harness } from '../src/testing/clob-harness.ts';
@@ -175,40 +174,6 @@ describe('cancelling and listing', () => {
       success: true,
       status: 'live',
     });
-  });
-
-  it('answers two orders pipelined on one connection, both placed, in order', async () => {
-    const { yes } = await h.createMarket();
-    const mm = await funded(100n * USDC);
-    const bodies = [
-      JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.30', 10) })),
-      JSON.stringify(await mm.signOrder({ tokenId: yes, ...limit('BUY', '0.31', 10) })),
-    ];
-    const requests = bodies.map((body) => {
-      const headers = Object.entries(mm.l2Headers('POST', '/order', body)).map(
-        ([name, value]) => `${name}: ${value}\r\n`,
-      );
-      return `POST /order HTTP/1.1\r\nHost: pmx\r\ncontent-type: application/json\r\n${headers.join('')}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    });
-    const url = new URL(h.url);
-    const text = await new Promise<string>((resolve) => {
-      const socket = net.connect(Number(url.port), url.hostname, () => socket.write(requests.join('')));
-      let got = '';
-      const done = () => (socket.destroy(), resolve(got));
-      socket.on('data', (chunk) => {
-        got += chunk.toString();
-        if ((got.match(/"orderID"/g) ?? []).length === 2) done();
-      });
-      socket.on('close', done);
-      setTimeout(done, 10_000);
-    });
-    const ids = [...text.matchAll(/"orderID":"(0x[0-9a-f]+)"/g)].map((m) => m[1]!);
-    expect(ids).toHaveLength(2);
-    const listed = await mm.authed('GET', '/data/orders');
-    expect(listed.body.data.map((o: { id: string; price: string }) => [o.id, o.price])).toEqual([
-      [ids[0], '0.3'],
-      [ids[1], '0.31'],
-    ]);
   });
 
   it('filters and cancels by market (condition id in any case) or by token', async () => {

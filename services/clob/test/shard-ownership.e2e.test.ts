@@ -60,7 +60,7 @@ describe('shard ownership', () => {
       PMX_PG_URL: 'postgres://unused@127.0.0.1/unused',
       PMX_REDIS_URL: testkitConfig.redisUrl,
       PMX_REDIS_PREFIX: 'pmxtest-unused',
-      PMX_CLOB_PORT: '0',
+      PMX_CLOB_DIRECT_PORT: '0',
       PMX_SHARDS: '2',
       PMX_HISTORY: 'false',
     });

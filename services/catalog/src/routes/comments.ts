@@ -54,7 +54,6 @@ export function commentRoutes(
     {
       method: 'GET',
       path: '/comments',
-      options: { immediate: true },
       handler: (ctx) => {
         const view = projection.view;
         return { body: view.cachedBody(ctx.path, ctx.rawQuery, () => listComments(view, ctx.query)) };
@@ -63,7 +62,6 @@ export function commentRoutes(
     {
       method: 'GET',
       path: '/comments/:id',
-      options: { immediate: true },
       handler: (ctx) => {
         const { state, render } = projection.view;
         const limit = params.limit(ctx.query, COMMENT_LIST_MAX);

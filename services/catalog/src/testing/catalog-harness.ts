@@ -57,7 +57,7 @@ export async function startCatalog(
     await prepare?.(db);
     const config = loadCatalogConfig({
       PMX_PG_URL: db.url,
-      PMX_CATALOG_PORT: '0',
+      PMX_CATALOG_DIRECT_PORT: '0',
       PMX_OPERATOR_KEY: operatorKey,
       PMX_CATALOG_PRICE_REFRESH_MS: '0',
       PMX_CATALOG_POSITIONS_REFRESH_MS: '0',

@@ -15,7 +15,6 @@ import type { MarketRegistry } from '../markets/market-registry.ts';
 import { ProxyWallets } from '../markets/proxy-wallets.ts';
 import { ledgerOrder } from '../orders/ledger-order.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
-import { clobRateLimits } from '../rate-limits.ts';
 import { authRoutes } from '../routes/auth.ts';
 import { balanceRoutes } from '../routes/balances.ts';
 import { clientCompatRoutes } from '../routes/client-compat.ts';
@@ -32,8 +31,6 @@ import { GatewayOrders } from './gateway-orders.ts';
 export interface Gateway {
   orders: GatewayOrders;
   routes: Route<any>[];
-  /** The edge's rate-limit hooks, when this process enforces them. */
-  beforeHooks: ReturnType<typeof clobRateLimits>['edge'];
   close(): Promise<void>;
 }
 
@@ -88,7 +85,6 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   const authOptions = { chainId: config.chainId, windowSeconds: config.authWindowSeconds };
   const wallet = walletAuth(authOptions);
   const apiKey = apiKeyAuth(keys, authOptions);
-  const limits = config.rateLimits ? clobRateLimits() : undefined;
   /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
   const whole = () => view.assertAllReady();
   const routes: Route<any>[] = [
@@ -100,9 +96,7 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
       failed: (key) => orders.reopenKey(key).catch(() => {}),
       after: (key) => orders.keyDeleted(key).catch(() => {}),
     }),
-    ...orderRoutes(orders, markets, limits === undefined ? [apiKey] : [apiKey, limits.perKey], whole, (id, ownerKey) =>
-      ledgerOrder(sql, id, ownerKey),
-    ),
+    ...orderRoutes(orders, markets, [apiKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(orders, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
     ...balanceRoutes(
@@ -119,7 +113,6 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   return {
     orders,
     routes,
-    beforeHooks: limits?.edge ?? [],
     async close() {
       await follower?.close();
       await ch?.close();

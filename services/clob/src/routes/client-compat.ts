@@ -2,12 +2,12 @@
 // token or condition id in its compact form, the fee rates, and GET /ok.
 
 import { BYTES32_HEX } from '@pmx/codec';
-import { HttpError, immediate, type Route } from '@pmx/http';
+import { HttpError, type Route } from '@pmx/http';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import { tokenRef } from './token-param.ts';
 
 export function clientCompatRoutes(markets: MarketRegistry): Route[] {
-  return immediate([
+  return [
     { method: 'GET', path: '/ok', handler: () => ({ body: '"OK"' }) },
     {
       method: 'GET',
@@ -59,5 +59,5 @@ export function clientCompatRoutes(markets: MarketRegistry): Route[] {
         return { body: { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 } };
       },
     },
-  ]);
+  ];
 }

@@ -1,7 +1,7 @@
 // Order-book market data, answered from the front end's book read model (never a database):
 // books, prices, midpoints, spreads, last trade (each also for many tokens), tick size and neg-risk flag.
 
-import { HttpError, immediate, type RequestContext, type Route } from '@pmx/http';
+import { HttpError, type RequestContext, type Route } from '@pmx/http';
 import { formatPrice } from '@pmx/codec';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRegistry } from '../markets/market-registry.ts';
@@ -42,7 +42,7 @@ export function marketDataRoutes(
     }
     return out;
   };
-  return immediate([
+  return [
     {
       method: 'GET',
       path: '/book',
@@ -142,5 +142,5 @@ export function marketDataRoutes(
       path: '/neg-risk',
       handler: (ctx) => ({ body: { neg_risk: queryToken(ctx, markets).market.negRisk } }),
     },
-  ]);
+  ];
 }

@@ -1,7 +1,7 @@
 // The order-book market listing (cursor pages of 1000) and one market by condition id, in the
 // contract's shapes; token prices are the live midpoints (or last trade) from the book read model.
 
-import { HttpError, immediate, type Route } from '@pmx/http';
+import { HttpError, type Route } from '@pmx/http';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
 import { cursorPage } from './token-param.ts';
@@ -80,7 +80,7 @@ export function marketRoutes(
     assertReady(market.conditionId);
     return market;
   };
-  return immediate([
+  return [
     {
       method: 'GET',
       path: '/markets',
@@ -100,5 +100,5 @@ export function marketRoutes(
         return { body: marketDetail(ready(market), books) };
       },
     },
-  ]);
+  ];
 }

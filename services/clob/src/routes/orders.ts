@@ -132,7 +132,7 @@ function conditionIdOf(market: string | undefined, markets: MarketRegistry): str
 }
 
 /**
- * `before`: level-2 auth first, then what needs the key it verified (the per-key rate limits).
+ * `before`: level-2 auth.
  * `whole`: refuses (425) while any shard recovers, when a key's open orders are not all known
  * yet: cancels and order reads must not answer "not found" for an order that will rest.
  * `fromLedger`: an API key's order that is neither open nor recently closed (ledger-order.ts).

@@ -18,12 +18,11 @@ import { orderCost } from '@pmx/risk';
 import { Side } from '@pmx/matching';
 
 export interface Harness {
+  /** The service's direct port (clients send SVC-X there); through the edge: @pmx/edge/testing. */
   url: string;
   /** The front end's own database, and the BullMQ prefix of its shard queues. */
   sql: TestDatabase['sql'];
   redisPrefix: string;
-  /** uWS itself, without the header-normalising front (clients must send SVC-X there). */
-  directUrl: string;
   app: ClobApp;
   operatorKey: string;
   operator(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -57,7 +56,7 @@ export async function startClob(
       PMX_PG_URL: db.url,
       PMX_REDIS_URL: testkitConfig.redisUrl,
       PMX_REDIS_PREFIX: prefix.slice(0, -1),
-      PMX_CLOB_PORT: '0',
+      PMX_CLOB_DIRECT_PORT: '0',
       PMX_SHARDS: '2',
       PMX_VERIFY_THREADS: '1',
       PMX_OPERATOR_KEY: operatorKey,
@@ -69,7 +68,7 @@ export async function startClob(
     try {
       const listening = await app.listen();
       if (waitReady) await app.ready;
-      return { app, url: `http://127.0.0.1:${listening.port}`, directUrl: `http://127.0.0.1:${listening.directPort}` };
+      return { app, url: `http://127.0.0.1:${listening.port}` };
     } catch (error) {
       await app.close().catch(() => {});
       throw error;
