@@ -17,6 +17,7 @@ import {
   createTempDir,
   createTestDatabase,
   limit,
+  operatorCall,
   testkitConfig,
   testRedisPrefix,
   type TempDir,
@@ -74,15 +75,8 @@ async function kill(name: 'clob' | 'ingest'): Promise<void> {
   await exited;
 }
 
-async function operator(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
-  return payload;
+function operator(method: string, path: string, body?: unknown): Promise<any> {
+  return operatorCall(url, operatorKey, method, path, body);
 }
 
 /** Until the front end answers and every shard has recovered. */

@@ -69,7 +69,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     ready: core.ready,
     fatal: core.fatal,
     async listen() {
-      served = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
+      served = server.listen(config.directPort, config.listenHost, { unixPath: config.socketPath || undefined });
       return served;
     },
     async close() {

@@ -36,6 +36,17 @@ export interface ClobConfig {
   directPort: number;
   /** The Unix socket the edge reaches this service on, the one place X-Forwarded-For is trusted ('' = none). */
   socketPath: string;
+  /** The address the direct port binds: 127.0.0.1, or 0.0.0.0 for an edge on another host (a cluster's gateways). */
+  listenHost: string;
+  /** The core's own address in a cluster: its WebSocket for gateways, the operator API and /health. */
+  coreHost: string;
+  corePort: number;
+  /** Where a gateway finds the cores (active and standbys), tried in turn. */
+  coreUrls: string[];
+  /** A core that waits for the shard locks while another core has them, and takes over when it dies. */
+  coreStandby: boolean;
+  /** How long a gateway holds a command while no core answers (a failover) before it refuses it (503). */
+  coreWaitMs: number;
   /** Shard threads, each owning the books of the markets that hash to it. */
   shards: number;
   /** Signature-verification threads. */
@@ -106,6 +117,12 @@ export function loadClobConfig(env: Env): ClobConfig {
     url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),
     directPort,
     socketPath,
+    listenHost: envString(env, 'PMX_CLOB_LISTEN_HOST', '127.0.0.1'),
+    coreHost: envString(env, 'PMX_CORE_HOST', '127.0.0.1'),
+    corePort: envInt(env, 'PMX_CORE_PORT', 8090, { min: 0, max: 65_535 }),
+    coreUrls: envList(env, 'PMX_CORE_URLS', ['ws://127.0.0.1:8090']),
+    coreStandby: envBool(env, 'PMX_CORE_STANDBY', false),
+    coreWaitMs: envInt(env, 'PMX_CORE_WAIT_MS', 3_000, { min: 0, max: 60_000 }),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism(), { min: 1, max: 1024 }),
     shardStallMs: envInt(env, 'PMX_SHARD_STALL_MS', 5_000, { min: 100, max: 600_000 }),

@@ -1,0 +1,158 @@
+// Gateways and cores as a cluster, in one test process (docs/design/cluster.md): two gateways
+// linked over the WebSocket to an active core with a standby beside it, ingest applying the shard
+// queues. Orders through either gateway meet in one book that both show; when the active core
+// stops, the standby takes the shard locks and acknowledges orders again, and nothing
+// acknowledged is lost. (test/cluster-hosts.test.ts does the same with processes, SIGKILL and
+// network namespaces.)
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngest, type Ingest } from '@pmx/ingest';
+import { checkLedger } from '@pmx/ledger';
+import {
+  loadClobConfig,
+  startCoreProcess,
+  startGatewayProcess,
+  type CoreProcess,
+  type GatewayProcess,
+} from '@pmx/clob/testing';
+import {
+  Trader,
+  cleanupRedisPrefix,
+  createTestDatabase,
+  eventually,
+  limit,
+  operatorCall,
+  testkitConfig,
+  testRedisPrefix,
+  type TestDatabase,
+} from '@pmx/testkit';
+
+const USDC = 1_000_000n;
+const operatorKey = randomBytes(16).toString('hex');
+const prefix = testRedisPrefix();
+let db: TestDatabase;
+let redis: Redis;
+let ingest: Ingest;
+const cores: CoreProcess[] = [];
+const gateways: GatewayProcess[] = [];
+
+function config(extra: Record<string, string>) {
+  return loadClobConfig({
+    PMX_PG_URL: db.url,
+    PMX_REDIS_URL: testkitConfig.redisUrl,
+    PMX_REDIS_PREFIX: prefix.slice(0, -1),
+    PMX_SHARDS: '2',
+    PMX_VERIFY_THREADS: '1',
+    PMX_OPERATOR_KEY: operatorKey,
+    PMX_HISTORY: 'false',
+    PMX_CLOB_DIRECT_PORT: '0',
+    PMX_CLOB_SOCKET: '',
+    PMX_CORE_PORT: '0',
+    ...extra,
+  });
+}
+
+const gatewayUrl = (i: number) => `http://127.0.0.1:${gateways[i]!.listening.port}`;
+const coreUrl = (core: CoreProcess) => `http://127.0.0.1:${core.listening.port}`;
+
+function operator(core: CoreProcess, method: string, path: string, body?: unknown): Promise<any> {
+  return operatorCall(coreUrl(core), operatorKey, method, path, body);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
+  ingest = await startIngest({ sql: db.sql, redis, prefix: prefix.slice(0, -1), shards: 2 });
+  cores.push(await startCoreProcess(config({})));
+  await cores[0]!.core.ready;
+  cores.push(await startCoreProcess(config({ PMX_CORE_STANDBY: 'true' })));
+  const urls = cores.map((core) => `ws://127.0.0.1:${core.listening.port}`).join(',');
+  for (let i = 0; i < 2; i++) gateways.push(await startGatewayProcess(config({ PMX_CORE_URLS: urls })));
+  await Promise.all(gateways.map((g) => g.client.connectedOnce));
+}, 120_000);
+
+afterAll(async () => {
+  for (const gateway of gateways) await gateway.close().catch(() => {});
+  for (const core of cores) await core.close().catch(() => {});
+  await ingest?.close();
+  await cleanupRedisPrefix(redis, prefix);
+  redis?.disconnect();
+  await db?.drop();
+});
+
+describe('a cluster of two gateways and a core with a standby', () => {
+  it('matches orders from either gateway in one book, and takes orders again within 2 s of a takeover', async () => {
+    const active = cores[0]!;
+    const standby = cores[1]!;
+    const health = async (core: CoreProcess) => (await fetch(`${coreUrl(core)}/health`)).status;
+    expect([await health(active), await health(standby)]).toEqual([200, 503]);
+
+    const conditionId = `0x${randomBytes(32).toString('hex')}`;
+    await operator(active, 'POST', '/operator/markets', {
+      condition_id: conditionId,
+      question: 'Cluster?',
+      min_order_size: '1',
+      tokens: [
+        { token_id: '771', outcome: 'Yes' },
+        { token_id: '772', outcome: 'No' },
+      ],
+    });
+    const seller = new Trader(gatewayUrl(0));
+    const buyer = new Trader(gatewayUrl(1));
+    for (const trader of [seller, buyer]) {
+      await trader.createApiKey();
+      await operator(active, 'POST', '/operator/deposit', { address: trader.address, amount: String(1000n * USDC) });
+    }
+    await operator(active, 'POST', '/operator/deposit', {
+      address: seller.address,
+      asset: '771',
+      amount: String(100n * USDC),
+    });
+
+    const ask = await seller.authed(
+      'POST',
+      '/order',
+      await seller.signOrder({ tokenId: '771', ...limit('SELL', '0.6', 10) }),
+    );
+    expect(ask.body).toMatchObject({ success: true, status: 'live' });
+    // The other gateway shows the resting order at once: both follow the core's book.
+    const book = (await (await fetch(`${gatewayUrl(1)}/book?token_id=771`)).json()) as { asks: unknown };
+    expect(book.asks).toEqual([{ price: '0.6', size: '10' }]);
+    const bid = await buyer.authed(
+      'POST',
+      '/order',
+      await buyer.signOrder({ tokenId: '771', ...limit('BUY', '0.6', 4) }),
+    );
+    expect(bid.body).toMatchObject({ success: true, status: 'matched', tradeIDs: [expect.any(String)] });
+    const mine = await seller.authed('GET', '/data/orders');
+    expect(mine.body.data).toMatchObject([{ id: ask.body.orderID, size_matched: '4' }]);
+
+    // The active core stops; the standby takes the locks, recovers from the ledger, and the
+    // gateways find it.
+    const stoppedAt = performance.now();
+    await active.close();
+    cores.shift();
+    let ackedAfter = 0;
+    await eventually(
+      async () => {
+        const again = await buyer.authed(
+          'POST',
+          '/order',
+          await buyer.signOrder({ tokenId: '771', ...limit('BUY', '0.6', 1) }),
+        );
+        expect(again.body).toMatchObject({ success: true, status: 'matched' });
+        ackedAfter = performance.now() - stoppedAt;
+      },
+      15_000,
+      'an order acknowledged by the standby',
+      50,
+    );
+    expect(await health(standby)).toBe(200);
+    expect(ackedAfter).toBeLessThan(2000);
+    const after = await seller.authed('GET', '/data/orders');
+    expect(after.body.data).toMatchObject([{ id: ask.body.orderID, size_matched: '5' }]);
+    expect(standby.core.core.risk.checkInvariants()).toEqual([]);
+    await eventually(async () => expect(await checkLedger(db.sql)).toEqual([]));
+  }, 60_000);
+});
