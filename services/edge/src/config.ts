@@ -113,6 +113,12 @@ export interface EdgeConfig {
    * Empty: they go to the order-book service (gateway and core in one process).
    */
   coreServers: string[];
+  /**
+   * Where history is read (PMX_EDGE_HISTORY_SERVERS): GET /prices-history, POST
+   * /batch-prices-history and GET /trades go to these gateways, the ones that serve history (with
+   * embedded ClickHouse, the one process that opens it). Empty: to every order-book server.
+   */
+  historyServers: string[];
   /** Enforce the contract's rate limits (PMX_RATE_LIMITS). */
   rateLimits: boolean;
   /** A whole request head (and a body HAProxy holds) must arrive within this; else 408. */
@@ -195,6 +201,7 @@ export function loadEdgeConfig(env: Env): EdgeConfig {
     catalog: service(env, 'catalog', 64 * 1024, caps(env, CATALOG_CAPS)),
     data: service(env, 'data', 64 * 1024, caps(env, DATA_CAPS)),
     coreServers: envServers(env, 'PMX_EDGE_CORE_SERVERS'),
+    historyServers: envServers(env, 'PMX_EDGE_HISTORY_SERVERS'),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     requestTimeoutMs: envInt(env, 'PMX_EDGE_REQUEST_TIMEOUT_MS', 10_000, MS),
     clientTimeoutMs: envInt(env, 'PMX_EDGE_CLIENT_TIMEOUT_MS', 30_000, MS),

@@ -139,6 +139,10 @@ export function renderEdgeConfig(config: EdgeConfig, binds: EdgeBinds): string {
     })),
     statsBind: binds.stats,
     cores: config.coreServers.length === 0 ? undefined : { servers: servers('core', config.coreServers) },
+    history:
+      config.historyServers.length === 0
+        ? undefined
+        : { servers: servers('history', config.historyServers), checked: config.historyServers.length > 1 },
   };
   return Mustache.render(readFileSync(TEMPLATE, 'utf8'), view, {}, { escape: (value: unknown) => String(value) });
 }
