@@ -3,9 +3,7 @@
 // and restarted.
 // Afterwards every acknowledged order and trade is in Postgres exactly once, the books and
 // balances a restart rebuilds equal those before it, and the ledger balances and conserves.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +21,8 @@ import {
   type TempDir,
   type TestDatabase,
 } from '@pmx/testkit';
+import { ServiceProcesses } from './service-processes.ts';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
 const SHARDS = 2;
 // Fixed across restarts, so not the kernel's pick: below Linux's ephemeral range (32768–60999),
@@ -37,8 +35,7 @@ let db: TestDatabase;
 let dir: TempDir;
 const prefix = testRedisPrefix();
 const redis = new Redis(testkitConfig.redisUrl);
-const processes = new Map<string, ChildProcess>();
-const output: string[] = [];
+const processes = new ServiceProcesses<'clob' | 'ingest'>();
 
 function env(): NodeJS.ProcessEnv {
   return {
@@ -56,23 +53,11 @@ function env(): NodeJS.ProcessEnv {
 }
 
 function start(name: 'clob' | 'ingest'): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
-    cwd: repo,
-    env: env(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (chunk: Buffer) => output.push(`[${name}] ${chunk.toString().trimEnd()}`);
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  processes.set(name, child);
+  processes.start(name, `services/${name}/src/main.ts`, env());
 }
 
-async function kill(name: 'clob' | 'ingest'): Promise<void> {
-  const child = processes.get(name);
-  if (child === undefined || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
+function kill(name: 'clob' | 'ingest'): Promise<void> {
+  return processes.kill(name);
 }
 
 function operator(method: string, path: string, body?: unknown): Promise<any> {
@@ -87,7 +72,7 @@ async function ready(): Promise<void> {
     if (state?.ready) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`front end not ready:\n${output.slice(-30).join('\n')}`);
+  throw new Error(`front end not ready:\n${processes.tail()}`);
 }
 
 /** Until ingest has applied everything queued. */
