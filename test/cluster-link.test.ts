@@ -82,6 +82,54 @@ afterAll(async () => {
 });
 
 describe('a cluster of two gateways and a core with a standby', () => {
+  it('shows a trade as MATCHED on every gateway at once, and as CONFIRMED once ingest has it', async () => {
+    const core = cores[0]!;
+    await operator(core, 'POST', '/operator/markets', {
+      condition_id: `0x${randomBytes(32).toString('hex')}`,
+      question: 'Trades at once?',
+      min_order_size: '1',
+      tokens: [
+        { token_id: '881', outcome: 'Yes' },
+        { token_id: '882', outcome: 'No' },
+      ],
+    });
+    const seller = new Trader(gatewayUrl(0));
+    const buyer = new Trader(gatewayUrl(1));
+    for (const trader of [seller, buyer]) {
+      await trader.createApiKey();
+      await operator(core, 'POST', '/operator/deposit', { address: trader.address, amount: String(100n * USDC) });
+    }
+    await operator(core, 'POST', '/operator/deposit', {
+      address: seller.address,
+      asset: '881',
+      amount: String(10n * USDC),
+    });
+    await ingest.close(); // held back: the ledger does not have the trade yet
+    await seller.authed('POST', '/order', await seller.signOrder({ tokenId: '881', ...limit('SELL', '0.3', 2) }));
+    const bid = await buyer.authed(
+      'POST',
+      '/order',
+      await buyer.signOrder({ tokenId: '881', ...limit('BUY', '0.3', 2) }),
+    );
+    const [tradeId] = bid.body.tradeIDs as string[];
+    // The seller asks the other gateway: it heard of the trade from the core too.
+    seller.baseUrl = gatewayUrl(1);
+    for (const [trader, type] of [
+      [buyer, 'TAKER'],
+      [seller, 'MAKER'],
+    ] as const) {
+      const trades = await trader.authed('GET', '/data/trades');
+      expect(trades.body.data).toMatchObject([
+        { id: tradeId, status: 'MATCHED', side: 'BUY', size: '2', price: '0.3', asset_id: '881', type },
+      ]);
+    }
+    ingest = await startIngest({ sql: db.sql, redis, prefix: prefix.slice(0, -1), shards: 2 });
+    await eventually(async () => {
+      const trades = await buyer.authed('GET', '/data/trades');
+      expect(trades.body.data).toMatchObject([{ id: tradeId, status: 'CONFIRMED' }]);
+    });
+  }, 60_000);
+
   it('matches orders from either gateway in one book, and takes orders again within 2 s of a takeover', async () => {
     const active = cores[0]!;
     const standby = cores[1]!;

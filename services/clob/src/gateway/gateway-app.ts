@@ -27,9 +27,11 @@ import { tradeRoutes } from '../routes/trades.ts';
 import type { CoreLink } from '../link/core-protocol.ts';
 import type { CoreView } from './core-view.ts';
 import { GatewayOrders } from './gateway-orders.ts';
+import { MatchedTrades } from './matched-trades.ts';
 
 export interface Gateway {
   orders: GatewayOrders;
+  matched: MatchedTrades;
   routes: Route<any>[];
   close(): Promise<void>;
 }
@@ -51,7 +53,9 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   let proxies = deps.proxies ?? new ProxyWallets(sql);
   const ownProxies = deps.proxies === undefined;
   await Promise.all([keys.load(), ownProxies ? proxies.load() : undefined]);
+  const matched = new MatchedTrades(markets);
   view.on((publication) => {
+    if (publication.type === 'books' && publication.trades.length > 0) matched.add(publication.trades);
     if (publication.type === 'keyDeleted') keys.forget(publication.apiKey);
     if (publication.type === 'proxiesChanged' && ownProxies) {
       const fresh = new ProxyWallets(sql);
@@ -66,13 +70,14 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
     ch === undefined || !config.historyCopy
       ? undefined
       : new HistoryFollower({ sql, ch, log: (line) => logger('clob.history').warn(line) });
-  if (follower !== undefined) {
-    await follower.start();
-    await sql.listen('pmx_ledger', (payload) => {
-      const [shard, seq] = payload.split(':').map(Number);
-      if (Number.isSafeInteger(shard) && Number.isSafeInteger(seq)) follower.notify(shard!, seq!, 1);
-    });
-  }
+  await follower?.start();
+  // Ingest's notice of each batch it committed: "shard:seq".
+  await sql.listen('pmx_ledger', (payload) => {
+    const [shard, seq] = payload.split(':').map(Number);
+    if (!Number.isSafeInteger(shard) || !Number.isSafeInteger(seq)) return;
+    matched.confirm(shard!, seq!);
+    follower?.notify(shard!, seq!, 1);
+  });
 
   const orders = new GatewayOrders(deps.link, view, {
     signatures: new SignatureCheck(pool, config.chainId),
@@ -98,7 +103,7 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
     }),
     ...orderRoutes(orders, markets, [apiKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(orders, [apiKey]),
-    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer)),
+    ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer), matched),
     ...balanceRoutes(
       (address, asset) => orders.balance(address, asset),
       markets,
@@ -112,6 +117,7 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   ];
   return {
     orders,
+    matched,
     routes,
     async close() {
       await follower?.close();
