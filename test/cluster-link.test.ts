@@ -60,6 +60,31 @@ function operator(core: CoreProcess, method: string, path: string, body?: unknow
   return operatorCall(coreUrl(core), operatorKey, method, path, body);
 }
 
+/** A market (minimum size 1) whose first token is `yes`, a seller holding `tokens` of it on gateway 0, a buyer on gateway 1. */
+async function marketWithTraders(
+  core: CoreProcess,
+  yes: string,
+  tokens: bigint,
+): Promise<{ seller: Trader; buyer: Trader }> {
+  await operator(core, 'POST', '/operator/markets', {
+    condition_id: `0x${randomBytes(32).toString('hex')}`,
+    question: `Market ${yes}?`,
+    min_order_size: '1',
+    tokens: [
+      { token_id: yes, outcome: 'Yes' },
+      { token_id: `${yes}0`, outcome: 'No' },
+    ],
+  });
+  const seller = new Trader(gatewayUrl(0));
+  const buyer = new Trader(gatewayUrl(1));
+  for (const trader of [seller, buyer]) {
+    await trader.createApiKey();
+    await operator(core, 'POST', '/operator/deposit', { address: trader.address, amount: String(1000n * USDC) });
+  }
+  await operator(core, 'POST', '/operator/deposit', { address: seller.address, asset: yes, amount: String(tokens) });
+  return { seller, buyer };
+}
+
 beforeAll(async () => {
   db = await createTestDatabase();
   redis = new Redis(testkitConfig.redisUrl, { maxRetriesPerRequest: null });
@@ -84,26 +109,7 @@ afterAll(async () => {
 describe('a cluster of two gateways and a core with a standby', () => {
   it('shows a trade as MATCHED on every gateway at once, and as CONFIRMED once ingest has it', async () => {
     const core = cores[0]!;
-    await operator(core, 'POST', '/operator/markets', {
-      condition_id: `0x${randomBytes(32).toString('hex')}`,
-      question: 'Trades at once?',
-      min_order_size: '1',
-      tokens: [
-        { token_id: '881', outcome: 'Yes' },
-        { token_id: '882', outcome: 'No' },
-      ],
-    });
-    const seller = new Trader(gatewayUrl(0));
-    const buyer = new Trader(gatewayUrl(1));
-    for (const trader of [seller, buyer]) {
-      await trader.createApiKey();
-      await operator(core, 'POST', '/operator/deposit', { address: trader.address, amount: String(100n * USDC) });
-    }
-    await operator(core, 'POST', '/operator/deposit', {
-      address: seller.address,
-      asset: '881',
-      amount: String(10n * USDC),
-    });
+    const { seller, buyer } = await marketWithTraders(core, '881', 10n * USDC);
     await ingest.close(); // held back: the ledger does not have the trade yet
     await seller.authed('POST', '/order', await seller.signOrder({ tokenId: '881', ...limit('SELL', '0.3', 2) }));
     const bid = await buyer.authed(
@@ -136,27 +142,7 @@ describe('a cluster of two gateways and a core with a standby', () => {
     const health = async (core: CoreProcess) => (await fetch(`${coreUrl(core)}/health`)).status;
     expect([await health(active), await health(standby)]).toEqual([200, 503]);
 
-    const conditionId = `0x${randomBytes(32).toString('hex')}`;
-    await operator(active, 'POST', '/operator/markets', {
-      condition_id: conditionId,
-      question: 'Cluster?',
-      min_order_size: '1',
-      tokens: [
-        { token_id: '771', outcome: 'Yes' },
-        { token_id: '772', outcome: 'No' },
-      ],
-    });
-    const seller = new Trader(gatewayUrl(0));
-    const buyer = new Trader(gatewayUrl(1));
-    for (const trader of [seller, buyer]) {
-      await trader.createApiKey();
-      await operator(active, 'POST', '/operator/deposit', { address: trader.address, amount: String(1000n * USDC) });
-    }
-    await operator(active, 'POST', '/operator/deposit', {
-      address: seller.address,
-      asset: '771',
-      amount: String(100n * USDC),
-    });
+    const { seller, buyer } = await marketWithTraders(active, '771', 100n * USDC);
 
     const ask = await seller.authed(
       'POST',
