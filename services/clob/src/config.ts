@@ -109,7 +109,7 @@ function envAddresses(env: Env, name: string): string[] {
 
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
-  const { host, port, directPort, socketPath } = serviceAddress(env, 'clob');
+  const { host, port, directPort, socketPath, listenHost } = serviceAddress(env, 'clob');
   return {
     logLevel: envLogLevel(env),
     host,
@@ -117,7 +117,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),
     directPort,
     socketPath,
-    listenHost: envString(env, 'PMX_CLOB_LISTEN_HOST', '127.0.0.1'),
+    listenHost,
     coreHost: envString(env, 'PMX_CORE_HOST', '127.0.0.1'),
     corePort: envInt(env, 'PMX_CORE_PORT', 8090, { min: 0, max: 65_535 }),
     coreUrls: envList(env, 'PMX_CORE_URLS', ['ws://127.0.0.1:8090']),

@@ -4,10 +4,11 @@
 // the same port: /health answers 200 only while this core is active, so the edge sends operator
 // requests to the active core, and a standby refuses gateways until it takes over.
 
-import { createHttpServer, HttpError, type ListeningHttpServer, type Route, type WebSocket } from '@pmx/http';
+import { createHttpServer, type ListeningHttpServer, type Route, type WebSocket } from '@pmx/http';
 import { logger } from '@pmx/config';
 import { CORE_PATH, type CommandFrame } from '../link/wire.ts';
 import type { CoreService } from './core-service.ts';
+import { coreHealthRoutes } from '../routes/core-health.ts';
 
 const log = logger('clob.core');
 
@@ -31,16 +32,8 @@ export class CoreServer {
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly options: CoreServerOptions) {
-    const health: Route = {
-      method: 'GET',
-      path: '/health',
-      handler: () => {
-        if (!options.active()) throw new HttpError(503, 'standby: another core owns the shards');
-        return { body: { active: true, ...options.service.status() } };
-      },
-    };
     this.server = createHttpServer<any>({
-      routes: [health, ...options.routes],
+      routes: [...coreHealthRoutes(options.active, () => options.service.status()), ...options.routes],
       errorShape: 'simple',
       maxBodyBytes: options.maxBodyBytes,
       websockets: [
