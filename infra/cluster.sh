@@ -92,6 +92,7 @@ for i in $(seq 0 $((REPLICAS - 1))); do
     socket="$RUN/data-$port.sock"
     data_servers+=("unix@$socket")
     supervise "data$i" PMX_DATA_DIRECT_PORT="$port" PMX_DATA_SOCKET="$socket" \
+      PMX_DATA_CLOB_URL="http://127.0.0.1:$((18100 + i % GATEWAYS))" \
       -- "${node_run[@]}" services/data/src/main.ts
   fi
 done

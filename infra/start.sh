@@ -2,7 +2,7 @@
 # Starts the pmx services on this machine (after infra/setup.sh): the demo catalog is loaded first
 # (idempotent; it also creates the matching order-book markets), then ingest (shard queues → the
 # Postgres ledger), the trading front end (services/clob; it also copies the history into
-# embedded ClickHouse and serves it), the catalog (services/catalog) and the edge (services/edge:
+# embedded ClickHouse and serves it), the catalog (services/catalog), the account data (services/data) and the edge (services/edge:
 # HAProxy on the public ports 8080, 8081 and 8082, in front of the services' Unix sockets;
 # Prometheus metrics on 127.0.0.1:8404). Ctrl-C stops everything.
 set -euo pipefail
@@ -46,6 +46,7 @@ pnpm --silent --filter @pmx/clob start &
 pids+=($!)
 pnpm --silent --filter @pmx/catalog start &
 pids+=($!)
+pnpm --silent --filter @pmx/data start &
 pnpm --silent --filter @pmx/edge start &
 pids+=($!)
 

@@ -87,6 +87,38 @@ describe('trades and history through the front end', () => {
     h.expectConsistent();
   });
 
+  it("GET /builder/trades without a code lists the trades of the caller's own builder code, and none without auth", async () => {
+    const { yes } = await h.createMarket();
+    const builder = new Trader(h.url);
+    const taker = new Trader(h.url);
+    await builder.createApiKey();
+    await taker.createApiKey();
+    const code = `0x${'b7'.repeat(32)}`;
+    await h.deposit(builder.address, 20n * USDC);
+    await h.deposit(taker.address, 20n * USDC, yes);
+    const bid = await builder.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 5), builder: code });
+    const hit = await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.40', 5) });
+    expect([bid.body.status, hit.body.status]).toEqual(['live', 'matched']);
+    const trade = hit.body.tradeIDs[0] as string;
+
+    await expect
+      .poll(async () => (await builder.authed('GET', '/builder/trades')).body.map((t: { id: string }) => t.id), {
+        timeout: 15_000,
+      })
+      .toEqual([trade]);
+    // The same as asking for the code, from the builder's side (its order rested: MAKER).
+    const mine = (await builder.authed('GET', '/builder/trades')).body;
+    expect(mine).toEqual((await taker.send('GET', `/builder/trades?builder_code=${code}`)).body);
+    expect(mine[0]).toMatchObject({ id: trade, type: 'MAKER' });
+    // A caller whose orders carried no code, or one that sends no credentials, has no builder trades.
+    expect(await taker.authed('GET', '/builder/trades')).toMatchObject({ status: 200, body: [] });
+    expect(await taker.send('GET', '/builder/trades')).toMatchObject({ status: 200, body: [] });
+    // Credentials that do not authenticate are refused, as on every level-2 route.
+    const forged = { ...taker.l2Headers('GET', '/builder/trades'), SVC_SIGNATURE: '00'.repeat(32) };
+    expect((await taker.send('GET', '/builder/trades', { headers: forged })).status).toBe(401);
+    expect((await taker.send('GET', '/builder/trades?builder=0x12')).status).toBe(400);
+  });
+
   it("a proxy wallet's trades are its signer's, in /data/trades, as taker and as maker", async () => {
     const { yes } = await h.createMarket();
     const erin = new Trader(h.url);

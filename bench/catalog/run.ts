@@ -8,11 +8,10 @@
 // per request is read from /proc for each server process. Rate limits are off for the run.
 // Usage: pnpm --filter @pmx/bench catalog [-- --duration 3000 --connections 32 --scale 1 --repeat 1]
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTestDatabase } from '@pmx/testkit';
-import { runLoad } from '../load.ts';
+import { forkServer, loadWithCpu, startService } from '../service-process.ts';
 import { writeReport, type Row } from '../report.ts';
 import type { PacedJob, PacedResult } from './paced-child.ts';
 
@@ -33,17 +32,9 @@ const WARMUP_MS = Number(values.warmup);
 const SCALE = values.scale;
 const REPEAT = Math.max(1, Number(values.repeat));
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const TICKS_PER_SECOND = 100;
 
 function log(line: string): void {
   console.log(`bench:catalog ${line}`);
-}
-
-/** user + system CPU time of a process, in ms (Linux /proc; 10 ms resolution). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 function run(script: string, env: Record<string, string>): Promise<void> {
@@ -58,34 +49,14 @@ function run(script: string, env: Record<string, string>): Promise<void> {
 }
 
 /** The catalog as its own process; resolves with its port once it answers. */
-function startCatalog(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
-      cwd: repo,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) {
-        log(output.trim().split('\n').at(-1)!);
-        resolve({ child, port: Number(match[1]) });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`catalog exited ${code} before listening: ${output}`)));
+async function startCatalog(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const { child, found } = await startService('services/catalog/src/main.ts', env, (output) => {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+    if (match === null) return undefined;
+    log(output.trim().split('\n').at(-1)!);
+    return Number(match[1]);
   });
-}
-
-function startHello(): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./hello-server.ts', import.meta.url)), [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once('exit', (code) => reject(new Error(`hello server exited ${code}`)));
-  });
+  return { child, port: found };
 }
 
 /** Open-loop load at a fixed rate from its own process (see paced-child.ts). */
@@ -128,7 +99,7 @@ try {
     PMX_CATALOG_POSITIONS_REFRESH_MS: '0',
     PMX_CATALOG_RESPONSE_CACHE: '0',
   });
-  const hello = await startHello();
+  const hello = await forkServer(new URL('./hello-server.ts', import.meta.url));
   servers.push(catalog.child, uncached.child, hello.child);
   const base = `http://127.0.0.1:${catalog.port}`;
 
@@ -178,17 +149,8 @@ try {
   /** The issue's goals as shares of hello-world throughput; latency is checked at half of them. */
   const GOAL_SHARE: Record<Exclude<Kind, 'search'>, number> = { lookup: 0.5, list: 0.25 };
 
-  const measure = async (url: string, pid: number) => {
-    let cpuAtStart = 0;
-    const full = await runLoad({
-      url,
-      connections: CONNECTIONS,
-      durationMs: DURATION_MS,
-      warmupMs: WARMUP_MS,
-      onMeasuring: () => (cpuAtStart = cpuMs(pid)),
-    });
-    return { ...full, cpuPerRequest: ((cpuMs(pid) - cpuAtStart) * 1000) / full.requests };
-  };
+  const measure = (url: string, pid: number) =>
+    loadWithCpu({ url, connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: WARMUP_MS }, pid);
   type Measured = Awaited<ReturnType<typeof measure>>;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -1,13 +1,16 @@
 // Engine bench: a mixed workload of 1M orders on one thread. Throughput through tinybench (whole
 // runs on a fresh engine), then per-operation latency percentiles from a timed pass; the same
-// workload into a public peer (nodejs-order-book, peer.ts) for its throughput and its fills.
+// workload into a public peer (nodejs-order-book, peer.ts) for its throughput, and both in
+// lockstep for each order's fills and the books at the end (compare.ts; diverge.ts finds where
+// books part).
 // Usage: pnpm bench:engine [-- --orders 1000000 --markets 10]
 import { parseArgs } from 'node:util';
-import { MatchingEngine, OrderType, type PlaceOrder, type Side, type TokenIndex } from '@pmx/matching';
+import { OrderType, type MatchingEngine, type PlaceOrder, type Side } from '@pmx/matching';
 import { Bench } from 'tinybench';
 import { percentiles, writeReport, type Row } from '../report.ts';
+import { compareWithPeer, freshEngine as engineFor } from './compare.ts';
 import { playPeer } from './peer.ts';
-import { LOT, OP_CANCEL, mixedWorkload, type Workload } from './workload.ts';
+import { LOT, OP_CANCEL, loadOrder, mixedWorkload, type Workload } from './workload.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'), // pnpm passes the `--` through
@@ -28,21 +31,14 @@ const KIND_CANCEL = 3;
 const KIND_NAMES = ['place, rests', 'place, trades', 'FAK/FOK', 'cancel'];
 
 function freshEngine(): MatchingEngine {
-  const engine = new MatchingEngine();
-  for (let m = 0; m < MARKETS; m++) engine.addMarket({ key: `m${m}`, tickSize: '0.01', minSize: 5 * LOT });
-  return engine;
+  return engineFor(MARKETS);
 }
 
 /**
  * Plays the workload into an engine the way a shard would: one reusable command object,
  * events drained every 64 operations. With `latency`, times every operation and records its kind.
  */
-function play(
-  engine: MatchingEngine,
-  w: Workload,
-  latency?: { ns: Float64Array; kind: Uint8Array },
-  filled?: Float64Array,
-): number {
+function play(engine: MatchingEngine, w: Workload, latency?: { ns: Float64Array; kind: Uint8Array }): number {
   const ring = new Float64Array(4096);
   let ringLen = 0;
   let ringPos = 0;
@@ -54,15 +50,7 @@ function play(
     if (w.op[i] === OP_CANCEL) {
       if (ringLen > 0) engine.cancel(ring[w.pick[i]! % ringLen]!, i);
     } else {
-      order.market = w.market[i]!;
-      order.token = w.token[i] as TokenIndex;
-      order.side = w.side[i] as Side;
-      order.orderType = w.orderType[i] as OrderType;
-      order.price = w.price[i]!;
-      order.size = w.size[i]!;
-      order.owner = w.owner[i]!;
-      const result = engine.place(order, i);
-      if (filled !== undefined) filled[i] = result.ok ? result.filled / LOT : 0;
+      const result = engine.place(loadOrder(order, w, i), i);
       if (result.ok && result.status === 'live') {
         ring[ringPos] = result.orderId;
         ringPos = (ringPos + 1) & 4095;
@@ -108,25 +96,8 @@ await peerBench.run();
 const peerTask = peerBench.tasks[0]!;
 if (peerTask.result.state !== 'completed') throw new Error(`peer bench task ${peerTask.result.state}`);
 const peerRunMs = peerTask.result.latency.mean;
-const pmxFilled = new Float64Array(workload.count);
-const peerFilled = new Float64Array(workload.count);
-play(freshEngine(), workload, undefined, pmxFilled);
-playPeer(workload, MARKETS, peerFilled);
-let fillDisagreements = 0;
-let firstFillDifference: string | undefined;
-let pmxLots = 0;
-let peerLots = 0;
-for (let i = 0; i < workload.count; i++) {
-  if (workload.op[i] === OP_CANCEL) continue;
-  pmxLots += pmxFilled[i]!;
-  peerLots += peerFilled[i]!;
-  if (pmxFilled[i] === peerFilled[i]) continue;
-  fillDisagreements++;
-  firstFillDifference ??=
-    `op ${i}: ${['GTC', 'GTD', 'FOK', 'FAK'][workload.orderType[i]!]} ${workload.side[i] === 0 ? 'BUY' : 'SELL'} ` +
-    `token ${workload.token[i]} at ${workload.price[i]} ticks, ${workload.size[i]! / LOT} lots by owner ${workload.owner[i]}: ` +
-    `pmx filled ${pmxFilled[i]}, the peer ${peerFilled[i]}`;
-}
+// Each order's fills and the books at the end, pmx beside the peer (compare.ts).
+const peerDiff = compareWithPeer(workload, MARKETS);
 
 const latency = { ns: new Float64Array(workload.count), kind: new Uint8Array(workload.count) };
 play(freshEngine(), workload, latency);
@@ -207,9 +178,15 @@ rows.unshift(
   },
   {
     operation: 'orders whose fills differ between pmx and the peer',
-    count: fillDisagreements,
-    'lots filled (pmx)': pmxLots,
-    'lots filled (peer)': peerLots,
+    count: peerDiff.disagreements,
+    'lots filled (pmx)': peerDiff.pmxLots,
+    'lots filled (peer)': peerDiff.peerLots,
+  },
+  {
+    // The peer would expire the taker's own crossed orders instead of refusing (peer.ts).
+    operation: "FAK/FOK refused on pmx's rule before the peer (own orders crossed)",
+    count: peerDiff.refused,
+    'own orders crossed': peerDiff.refusedOverOwnOrders,
   },
 );
 Object.assign(figures, {
@@ -222,8 +199,11 @@ Object.assign(figures, {
   timerOverheadNs: Math.round(overhead),
   peerOrdersPerSec: Math.round(peerOrdersPerSec),
   ratioToPeer: Number((ordersPerSec / peerOrdersPerSec).toFixed(2)),
-  fillDisagreementsWithPeer: fillDisagreements,
-  firstFillDifference: firstFillDifference ?? 'none',
+  fillDisagreementsWithPeer: peerDiff.disagreements,
+  firstFillDifference: peerDiff.firstFillDifference ?? 'none',
+  booksEqualWithPeerAtEnd: peerDiff.booksEqual,
+  takersRefusedBeforePeer: peerDiff.refused,
+  takersRefusedOverOwnOrders: peerDiff.refusedOverOwnOrders,
   goalOrdersPerSec: 3_000_000,
   goalP99Ns: 2000,
   meetsGoal: ordersPerSec >= 3_000_000 && (figures.p99Ns as number) < 2000,

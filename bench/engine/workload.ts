@@ -2,7 +2,7 @@
 // limit orders around a random-walking mid, about a third crossing, some FAK/FOK takers, and
 // cancels of earlier resting orders (chosen at run time from the ids the engine handed out).
 
-import { OrderType, Side, type TokenIndex } from '@pmx/matching';
+import { OrderType, Side, type PlaceOrder, type TokenIndex } from '@pmx/matching';
 
 export const OP_PLACE = 0;
 export const OP_CANCEL = 1;
@@ -95,4 +95,16 @@ export function mixedWorkload(orders: number, markets: number, seed = 42): Workl
   }
   w.count = i;
   return w;
+}
+
+/** Loads placing operation `i` into a reused command object (no allocation per order). */
+export function loadOrder(order: PlaceOrder, w: Workload, i: number): PlaceOrder {
+  order.market = w.market[i]!;
+  order.token = w.token[i] as TokenIndex;
+  order.side = w.side[i] as Side;
+  order.orderType = w.orderType[i] as OrderType;
+  order.price = w.price[i]!;
+  order.size = w.size[i]!;
+  order.owner = w.owner[i]!;
+  return order;
 }

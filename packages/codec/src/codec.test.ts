@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatHalfTicks, formatPrice, formatUnits, parseBaseUnits, parseDecimal, parsePrice } from './decimal.ts';
+import {
+  formatHalfTicks,
+  formatPrice,
+  formatUnits,
+  parseBaseUnits,
+  parseDecimal,
+  parsePrice,
+  scaledToNumber,
+} from './decimal.ts';
 import { impliedPrice, orderTerms } from './order-terms.ts';
 
 describe('decimal strings', () => {
@@ -22,6 +30,13 @@ describe('decimal strings', () => {
     expect(formatUnits(1)).toBe('0.000001');
     expect(formatUnits(0)).toBe('0');
     expect(formatUnits(123_000_000_000_000_000n)).toBe('123000000000');
+  });
+
+  it('turns scaled integers into the JSON numbers that print as their decimals', () => {
+    expect(scaledToNumber(428_571n, 4)).toBe(42.8571);
+    expect(scaledToNumber(-101n, 4)).toBe(-0.0101);
+    expect(scaledToNumber(2_190_000, 6)).toBe(2.19);
+    expect(JSON.stringify(scaledToNumber(123_456_789_012_345n, 4))).toBe('12345678901.2345');
   });
 
   it('parses decimals and prices, refusing what is not exact', () => {

@@ -15,6 +15,14 @@ export function scaledToDecimal(value: bigint | number, decimals: number): strin
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * `value / 10^decimals` as a JSON number, for the fields the contract types as numbers: the
+ * nearest double to the exact decimal (so 12.3456 prints as 12.3456).
+ */
+export function scaledToNumber(value: bigint | number, decimals: number): number {
+  return Number(scaledToDecimal(value, decimals));
+}
+
 /** A price of `ticks` ticks with `ticksPerUnit` ticks to one unit of collateral. */
 export function formatPrice(ticks: number, ticksPerUnit: number): string {
   return scaledToDecimal(ticks * (10 ** PRICE_DECIMALS / ticksPerUnit), PRICE_DECIMALS);

@@ -33,3 +33,4 @@ export {
   type WebSocket,
   type WebSocketBehavior,
 } from './uws.ts';
+export { ResponseCache } from './response-cache.ts';

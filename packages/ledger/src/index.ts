@@ -4,6 +4,7 @@
 export {
   listTrades,
   builderTrades,
+  buildersOf,
   DEFAULT_TRADE_LIMIT,
   type Trade,
   type MakerOrder,

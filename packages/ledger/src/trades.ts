@@ -82,9 +82,9 @@ export interface TradePage {
   nextOffset: number | null;
 }
 
-/** Filters of GET /builder/trades; `builder` is the builder code (bytes32) of the caller. */
+/** Filters of GET /builder/trades; `builder` is the builder code (bytes32) of the caller, or its codes. */
 export interface BuilderTradeQuery {
-  builder: string;
+  builder: string | readonly string[];
   id?: string;
   /** The trade's maker_address (the taker order's funder). */
   makerAddress?: string;
@@ -249,17 +249,37 @@ async function pageOf(
  */
 export async function builderTrades(sql: Sql, query: BuilderTradeQuery): Promise<Trade[]> {
   const { offset, limit } = pageBounds(query.offset, query.limit);
-  const builder = query.builder.toLowerCase();
-  const trades = sql`(SELECT b.trade_id, b.match_time, b.shard, b.seq FROM builder_trades b JOIN trades t ON t.trade_id = b.trade_id
-       WHERE b.builder = ${builder}
+  const builders = (typeof query.builder === 'string' ? [query.builder] : [...query.builder]).map((b) =>
+    b.toLowerCase(),
+  );
+  if (builders.length === 0) return [];
+  // One code reads its index in order and stops at the page's end; several are merged (a trade two
+  // of them took part in has a row for each: the page lists it once).
+  const one = builders.length === 1;
+  const distinct = one ? sql`` : sql`DISTINCT`;
+  const ofBuilders = (column: string) =>
+    one ? sql`${sql(column)} = ${builders[0]!}` : sql`${sql(column)} = ANY(${builders}::text[])`;
+  const trades = sql`(SELECT ${distinct} b.trade_id, b.match_time, b.shard, b.seq FROM builder_trades b JOIN trades t ON t.trade_id = b.trade_id
+       WHERE ${ofBuilders('b.builder')}
        ${query.id === undefined ? sql`` : sql`AND t.trade_id = ${query.id}`}
        ${query.makerAddress === undefined ? sql`` : sql`AND t.taker_address = ${query.makerAddress.toLowerCase()}`}
        ${query.market === undefined ? sql`` : sql`AND t.market = ${query.market.toLowerCase()}`}
        ${query.assetId === undefined ? sql`` : sql`AND t.asset_id = ${query.assetId}`}
        ${timeFilters(sql, query.before, query.after)}
        ORDER BY b.match_time DESC, b.shard DESC, b.seq DESC LIMIT ${offset + limit + 1})`;
-  const rows = await pageOf(sql, [trades], offset, limit, sql`coalesce(o.builder = ${builder}, false)`);
+  const rows = await pageOf(sql, [trades], offset, limit, sql`coalesce(${ofBuilders('o.builder')}, false)`);
   return withMakers(sql, rows.slice(0, limit), (row) => (row.builder_taker ? 'TAKER' : 'MAKER'));
+}
+
+/**
+ * The builder codes an account's orders carried (those placed with any API key of `address`), for
+ * GET /builder/trades asked without a code: the caller's own builder.
+ */
+export async function buildersOf(sql: Sql, address: string): Promise<string[]> {
+  const rows = await sql<{ builder: string }[]>`
+    SELECT DISTINCT o.builder FROM api_keys k JOIN orders o ON o.owner_key = k.api_key::text AND o.builder IS NOT NULL
+     WHERE k.address = ${address.toLowerCase()}`;
+  return rows.map((r) => r.builder);
 }
 
 function sides(side: Trade['type']): Pick<Trade, 'type' | 'trader_side'> {

@@ -358,6 +358,47 @@ describe('self-trade prevention', () => {
     expect((events[1] as CancelledEvent).reason).toBe('self-trade');
     expect((events[2] as TradeEvent).fills.map((f) => f.makerOwner)).toEqual([9]);
   });
+
+  it('an FAK meeting its own and others’ orders cancels its own and fills the others’, the rest cancelled', () => {
+    const { engine, market } = setup();
+    engine.place(order(market, { token: 1, side: Side.BUY, price: 51, owner: 2 }), 1); // an ask at 49, its own
+    engine.place(order(market, { side: Side.SELL, price: 50, size: 6 * TOKEN, owner: 9 }), 2);
+    engine.takeEvents();
+    const fak = order(market, { token: 1, side: Side.SELL, orderType: OrderType.FAK, price: 50, owner: 2 });
+    expect(engine.place(fak, 3)).toMatchObject({ status: 'unmatched', filled: 6 * TOKEN });
+    const events = engine.takeEvents();
+    expect(events.map((e) => (e.type === 'cancelled' ? e.reason : e.type))).toEqual([
+      'accepted',
+      'self-trade',
+      'trade',
+      'unfilled',
+    ]);
+    expect(engine.book(market, 0)).toEqual({ bids: [], asks: [] });
+  });
+
+  for (const orderType of [OrderType.FAK, OrderType.FOK]) {
+    const name = orderType === OrderType.FAK ? 'FAK' : 'FOK';
+    it(`an ${name} meeting only its owner's resting orders is refused and leaves them resting for others`, () => {
+      const { engine, market } = setup();
+      engine.place(order(market, { token: 1, side: Side.BUY, price: 51, size: 11 * TOKEN, owner: 2 }), 1); // ask 49
+      engine.place(order(market, { side: Side.SELL, price: 52, owner: 9 }), 2); // beyond the taker's limit
+      engine.takeEvents();
+      const before = engine.book(market, 0);
+      const own = order(market, { token: 1, side: Side.SELL, orderType, price: 51, size: 5 * TOKEN, owner: 2 });
+      expect(engine.place(own, 3)).toEqual({
+        ok: false,
+        reason: orderType === OrderType.FAK ? 'fak-no-match' : 'fok-not-filled',
+      });
+      expect(engine.takeEvents()).toEqual([]);
+      expect(engine.book(market, 0)).toEqual(before);
+      const other = { ...own, owner: 3, size: 10 * TOKEN };
+      expect(engine.place(other, 4)).toMatchObject({ ok: true, status: 'matched', filled: 10 * TOKEN });
+      expect(engine.book(market, 0).asks).toEqual([
+        { price: 49, size: TOKEN },
+        { price: 52, size: 10 * TOKEN },
+      ]);
+    });
+  }
 });
 
 describe('cancels', () => {

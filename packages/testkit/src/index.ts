@@ -7,6 +7,7 @@ export { sweepLeftovers, type Swept } from './sweep-leftovers.ts';
 export {
   Trader,
   limit,
+  readReply,
   CHAIN_ID,
   EXCHANGE,
   NEG_RISK_EXCHANGE,

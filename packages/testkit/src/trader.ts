@@ -48,6 +48,8 @@ export interface OrderSpec {
   timestamp?: number;
   /** Signed for the neg-risk exchange, as a neg-risk market's orders must be. */
   negRisk?: boolean;
+  /** The builder code (bytes32) the order carries; zero (none) by default. */
+  builder?: string;
 }
 
 /** BUY `size` tokens at `price` (decimal string) → maker and taker amounts. */
@@ -145,7 +147,7 @@ export class Trader {
       signatureType: spec.signatureType ?? 0,
       timestamp: BigInt(spec.timestamp ?? Date.now()),
       metadata: ZERO32,
-      builder: ZERO32,
+      builder: (spec.builder ?? ZERO32) as `0x${string}`,
     };
     const signature = await this.account.signTypedData({
       domain: {
@@ -171,7 +173,7 @@ export class Trader {
         signatureType: order.signatureType,
         timestamp: String(order.timestamp),
         metadata: ZERO32,
-        builder: ZERO32,
+        builder: order.builder,
         signature,
       },
       owner: spec.owner ?? this.credentials?.apiKey,
@@ -204,13 +206,18 @@ export class Trader {
       headers: { 'content-type': 'application/json', ...init.headers },
       body: init.body,
     });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, body, headers: response.headers };
+    return readReply(response);
   }
+}
+
+/** A response's status, headers and body: parsed JSON, or the text when it is not JSON. */
+export async function readReply(response: globalThis.Response): Promise<Response> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, headers: response.headers };
 }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClob, type Harness } from '../src/testing/clob-harness.ts';
-import { Trader, limit } from '@pmx/testkit';
+import { Trader, eventually, limit } from '@pmx/testkit';
 
 const USDC = 1_000_000n;
 let h: Harness;
@@ -175,6 +175,65 @@ describe('market listing', () => {
       next_cursor: 'LTE=',
       limit: 1000,
       count: 0,
+    });
+  });
+
+  it('fills event, tags, images, neg-risk group and raw_metadata from the catalog market linked to it', async () => {
+    const linked = await h.createMarket({ neg_risk: true });
+    const [event] = await h.sql`
+      INSERT INTO catalog_events (ticker, slug, title, description, image, icon, end_date)
+      VALUES ('fed', 'fed-decision', 'Fed decision', 'What the Fed does', 'https://img.example/fed.png',
+              'https://img.example/fed-icon.png', '2027-01-31T00:00:00Z')
+      RETURNING id`;
+    const [catalogMarket] = await h.sql`
+      INSERT INTO catalog_markets (condition_id, question, slug, description)
+      VALUES (${linked.conditionId}, 'Fed cuts 25 bps?', 'fed-cuts-25', 'Resolves Yes on a 25 bps cut') RETURNING id`;
+    const [economy, rates] = await h.sql`
+      INSERT INTO catalog_tags (label, slug) VALUES ('Economy', 'economy'), ('Rates', 'rates') RETURNING id`;
+    await h.sql`INSERT INTO catalog_event_markets (event_id, market_id) VALUES (${event!.id}, ${catalogMarket!.id})`;
+    await h.sql`INSERT INTO catalog_event_tags (event_id, tag_id) VALUES (${event!.id}, ${economy!.id})`;
+    await h.sql`INSERT INTO catalog_market_tags (market_id, tag_id) VALUES (${catalogMarket!.id}, ${rates!.id})`;
+
+    const detail = await eventually(async () => {
+      const reply = await get(`/markets/${linked.conditionId}`);
+      return reply.body.event.slug === 'fed-decision' && reply.body.tags.length === 2 ? reply.body : false;
+    });
+    const group = `0x${createHash('sha256').update(`pmx-neg-risk:${event!.id}`).digest('hex')}`;
+    expect(detail).toMatchObject({
+      neg_risk: true,
+      neg_risk_market_id: group,
+      icon: 'https://img.example/fed-icon.png',
+      image: 'https://img.example/fed.png',
+      tags: ['Economy', 'Rates'],
+      event: {
+        id: String(event!.id),
+        slug: 'fed-decision',
+        title: 'Fed decision',
+        ticker: 'fed',
+        description: 'What the Fed does',
+      },
+      raw_metadata: {
+        id: String(catalogMarket!.id),
+        slug: 'fed-cuts-25',
+        question: 'Fed cuts 25 bps?',
+        description: 'Resolves Yes on a 25 bps cut',
+        resolutionSource: '',
+        startDate: null,
+        endDate: '2027-01-31T00:00:00.000Z',
+        eventId: String(event!.id),
+        eventSlug: 'fed-decision',
+      },
+    });
+    const listed = (await get('/markets')).body.data.find((m: any) => m.condition_id === linked.conditionId);
+    const { status, market_id, slug, assets_ids, outcomes, event: e, raw_metadata, ...listing } = detail;
+    expect([status, market_id, slug, assets_ids, outcomes, e, raw_metadata]).not.toContain(undefined);
+    expect(listed).toEqual(listing);
+    // Unlinked markets keep their empty catalog fields.
+    expect((await get(`/markets/${market.conditionId}`)).body).toMatchObject({
+      event: { id: '', slug: '', title: '', ticker: '', description: '' },
+      tags: [],
+      neg_risk_market_id: '',
+      raw_metadata: {},
     });
   });
 });

@@ -10,7 +10,7 @@ import { ShardLedger } from './ledger/shard-ledger.ts';
 import { transactionHash, type ShardEvent } from '@pmx/events';
 import { EngineShard } from './testing/engine-shard.ts';
 import { deposit, insertMarket, testMarket, TOKEN } from './testing/ledger-fixtures.ts';
-import { builderTrades, listTrades } from '@pmx/ledger';
+import { builderTrades, buildersOf, listTrades } from '@pmx/ledger';
 
 const address = (start: string): string => `0x${start.padEnd(40, '0')}`;
 const ALICE = address('a11ce');
@@ -230,6 +230,13 @@ describe('builderTrades', () => {
     expect((await builderTrades(db.sql, { builder, makerAddress: ALICE })).map((t) => t.id)).toEqual([ids[1]]);
     expect((await builderTrades(db.sql, { builder, assetId: market.tokens[1] })).map((t) => t.id)).toEqual([]);
   });
+
+  it("finds an account's own builder codes: those its orders carried under any of its API keys", async () => {
+    // Bob placed bob-buy with his second key, carrying the builder; Alice's orders carried none.
+    await db.sql`INSERT INTO api_keys (api_key, address, nonce, secret, passphrase) VALUES (${KEYS.bobSecond}, ${BOB}, 1, 's', 'p')`;
+    expect(await buildersOf(db.sql, `0x${BOB.slice(2).toUpperCase()}`)).toEqual([BUILDER]);
+    expect(await buildersOf(db.sql, ALICE)).toEqual([]);
+  });
 });
 
 describe('listTrades over many trades', () => {
@@ -414,6 +421,23 @@ describe('builderTrades over many trades', () => {
     expect((await builderTrades(db.sql, { builder: B3, limit: 100 })).map((t) => [t.id, t.type])).toEqual(
       (await expected(B3)).map((id) => [id, 'MAKER']),
     );
+    // Both codes at once (a caller's own builders): a trade that carried both is listed once.
+    const either = (
+      await db.sql<{ trade_id: string }[]>`
+      SELECT trade_id FROM trades t
+       WHERE EXISTS (SELECT 1 FROM builder_trades b WHERE b.trade_id = t.trade_id AND b.builder IN (${B2}, ${B3}))
+       ORDER BY match_time DESC, shard DESC, seq DESC`
+    ).map((row) => row.trade_id);
+    expect(either.length).toBeLessThan(b2.length + (await expected(B3)).length);
+    for (const limit of [1, 7, 100]) {
+      const pages: string[] = [];
+      for (let offset = 0; ; offset += limit) {
+        const page = await builderTrades(db.sql, { builder: [B2, B3], limit, offset });
+        pages.push(...page.map((t) => t.id));
+        if (page.length < limit) break;
+      }
+      expect(pages).toEqual(either);
+    }
     // The migration's backfill of trades from before it gives the rows ingest writes.
     const rows = () => db.sql`SELECT * FROM builder_trades ORDER BY builder, trade_id`;
     const written = await rows();

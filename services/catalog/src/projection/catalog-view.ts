@@ -7,7 +7,7 @@ import { RecordList } from './list-query.ts';
 import type { CommentRecord, EventRecord, MarketRecord, ProfileRecord, SeriesRecord, TagRecord } from './records.ts';
 import { CatalogRenderer } from './render.ts';
 import { commentSortFields, eventSortFields, type SortFields } from './sort-fields.ts';
-import { ResponseCache } from './response-cache.ts';
+import { ResponseCache } from '@pmx/http';
 import { SearchIndex } from './search-index.ts';
 
 export class CatalogView {

@@ -4,7 +4,7 @@
 
 import type { Sql } from '@pmx/db';
 import type { CatalogProjection } from './catalog-projection.ts';
-import { PeriodicRefresh } from './periodic-refresh.ts';
+import { PeriodicRefresh } from '@pmx/market-meta';
 import { readAuthorPositions, type PositionRow } from '../store/positions-reads.ts';
 import { logger } from '@pmx/config';
 

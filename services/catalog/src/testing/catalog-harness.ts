@@ -2,15 +2,11 @@
 // helpers to call it, drive the operator API, seed order-book markets and wait for a change.
 
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@pmx/testkit';
+import { createTestDatabase, readReply, type Response as Reply, type TestDatabase } from '@pmx/testkit';
 import { createCatalogApp, type CatalogApp } from '../app.ts';
 import { loadCatalogConfig } from '../config.ts';
 
-export interface Reply {
-  status: number;
-  body: any;
-  headers: Headers;
-}
+export type { Response as Reply } from '@pmx/testkit';
 
 export interface CatalogHarness {
   url: string;
@@ -30,17 +26,6 @@ export interface CatalogHarness {
     tokens?: [string, string];
   }): Promise<{ conditionId: string; tokens: [string, string] }>;
   close(): Promise<void>;
-}
-
-async function read(response: Response): Promise<Reply> {
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body, headers: response.headers };
 }
 
 let tokenCounter = 0;
@@ -74,7 +59,7 @@ export async function startCatalog(
   const started = app;
 
   const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
-    read(await fetch(`${url}${path}`, { method, body: init.body, headers: init.headers }));
+    readReply(await fetch(`${url}${path}`, { method, body: init.body, headers: init.headers }));
 
   return {
     url,

@@ -10,6 +10,7 @@ import { createVerifyPool, SignatureCheck } from '@pmx/signing';
 import { ApiKeyStore, apiKeyAuth, walletAuth } from '@pmx/auth';
 import type { Route } from '@pmx/http';
 import { logger } from '@pmx/config';
+import { CatalogLinks } from '@pmx/market-meta';
 import type { ClobConfig } from '../config.ts';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import { ProxyWallets } from '../markets/proxy-wallets.ts';
@@ -52,7 +53,9 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   const keys = new ApiKeyStore(sql);
   let proxies = deps.proxies ?? new ProxyWallets(sql);
   const ownProxies = deps.proxies === undefined;
-  await Promise.all([keys.load(), ownProxies ? proxies.load() : undefined]);
+  // What the listing shows of a market's catalog entry (event, tags, images), followed on pmx_catalog.
+  const links = new CatalogLinks(sql);
+  await Promise.all([keys.load(), ownProxies ? proxies.load() : undefined, links.start()]);
   const matched = new MatchedTrades(markets);
   view.on((publication) => {
     if (publication.type === 'books' && publication.trades.length > 0) matched.add(publication.trades);
@@ -112,7 +115,12 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
       (signer, type) => proxies.ofType(signer, type),
     ),
     ...marketDataRoutes(markets, view.books, (market) => view.assertReady(market)),
-    ...marketRoutes(markets, view.books, (market) => view.assertReady(market)),
+    ...marketRoutes(
+      markets,
+      view.books,
+      (market) => view.assertReady(market),
+      (id) => links.get(id),
+    ),
     ...clientCompatRoutes(markets),
   ];
   return {
@@ -121,6 +129,7 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
     routes,
     async close() {
       await follower?.close();
+      await links.close();
       await ch?.close();
       await pool.destroy();
     },

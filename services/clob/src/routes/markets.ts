@@ -1,7 +1,10 @@
 // The order-book market listing (cursor pages of 1000) and one market by condition id, in the
-// contract's shapes; token prices are the live midpoints (or last trade) from the book read model.
+// contract's shapes; token prices are the live midpoints (or last trade) from the book read model,
+// and what the market's own row leaves empty (event, tags, images, neg-risk group, metadata) comes
+// from the catalog market linked to it (@pmx/market-meta).
 
 import { HttpError, type Route } from '@pmx/http';
+import { catalogMetadata, type CatalogLink } from '@pmx/market-meta';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
 import { cursorPage } from './token-param.ts';
@@ -14,7 +17,12 @@ function tokenPrice(books: BookCache, market: MarketRecord, token: 0 | 1): numbe
   return price === null ? 0.5 : Number(price);
 }
 
-export function marketListing(market: MarketRecord, books: BookCache) {
+/** The catalog link of a market, if the catalog lists it. */
+export type LinkOf = (conditionId: string) => CatalogLink | undefined;
+
+const NO_EVENT = { id: '', slug: '', title: '', ticker: '', description: '' };
+
+export function marketListing(market: MarketRecord, books: BookCache, link?: CatalogLink) {
   return {
     enable_order_book: true,
     active: market.active,
@@ -37,10 +45,10 @@ export function marketListing(market: MarketRecord, books: BookCache) {
     taker_base_fee: market.takerBaseFee,
     notifications_enabled: false,
     neg_risk: market.negRisk,
-    neg_risk_market_id: market.negRiskMarketId,
+    neg_risk_market_id: market.negRiskMarketId || (link?.negRiskMarketId ?? ''),
     neg_risk_request_id: market.negRiskRequestId,
-    icon: market.icon,
-    image: market.image,
+    icon: market.icon || (link?.icon ?? ''),
+    image: market.image || (link?.image ?? ''),
     rewards: { rates: [], min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
     tokens: market.tokens.map((tokenId, i) => ({
@@ -49,20 +57,20 @@ export function marketListing(market: MarketRecord, books: BookCache) {
       price: tokenPrice(books, market, i as 0 | 1),
       winner: false,
     })),
-    tags: market.tags,
+    tags: market.tags.length > 0 ? market.tags : (link?.tags ?? []),
   };
 }
 
-export function marketDetail(market: MarketRecord, books: BookCache) {
+export function marketDetail(market: MarketRecord, books: BookCache, link?: CatalogLink) {
   return {
-    ...marketListing(market, books),
+    ...marketListing(market, books, link),
     status: market.closed ? 'closed' : market.acceptingOrders ? 'active' : 'paused',
     market_id: market.marketId,
     slug: market.slug,
     assets_ids: [...market.tokens],
     outcomes: [...market.outcomes],
-    event: { id: '', slug: '', title: '', ticker: '', description: '' },
-    raw_metadata: {},
+    event: link?.event ?? NO_EVENT,
+    raw_metadata: link === undefined ? {} : catalogMetadata(link),
   };
 }
 
@@ -75,6 +83,7 @@ export function marketRoutes(
   markets: MarketRegistry,
   books: BookCache,
   assertReady: (market: string) => void = () => {},
+  linkOf: LinkOf = () => undefined,
 ): Route[] {
   const ready = (market: MarketRecord) => {
     assertReady(market.conditionId);
@@ -86,7 +95,7 @@ export function marketRoutes(
       path: '/markets',
       handler: (ctx) => {
         const page = cursorPage(markets.list(), ctx.query.get('next_cursor'), PAGE_SIZE);
-        return { body: { ...page, data: page.data.map((m) => marketListing(ready(m), books)) } };
+        return { body: { ...page, data: page.data.map((m) => marketListing(ready(m), books, linkOf(m.conditionId))) } };
       },
     },
     {
@@ -97,7 +106,7 @@ export function marketRoutes(
         if (!CONDITION_ID.test(id)) throw new HttpError(400, 'condition_id must be 0x-prefixed hex');
         const market = markets.get(id);
         if (market === undefined) throw new HttpError(404, 'market not found');
-        return { body: marketDetail(ready(market), books) };
+        return { body: marketDetail(ready(market), books, linkOf(id)) };
       },
     },
   ];

@@ -9,6 +9,7 @@ import { HttpError, type Hook, type RequestContext, type Route } from '@pmx/http
 import {
   batchPriceHistory,
   builderTrades,
+  buildersOf,
   isPriceInterval,
   listTrades,
   MAX_BATCH_PRICE_HISTORY_MARKETS,
@@ -99,6 +100,15 @@ export function tradeRoutes(
     count,
     offset,
   });
+  /**
+   * Without a code, the builder is the caller: the codes its orders carried, once level-2 headers
+   * authenticate it (a request without them has no builder: no trades).
+   */
+  const ownBuilders = async (ctx: RequestContext<ApiKeyLocals>): Promise<string[]> => {
+    if (ctx.header('SVC_API_KEY') === undefined) return [];
+    await auth(ctx);
+    return buildersOf(sql, ctx.locals.apiKey!.address);
+  };
   return [
     {
       method: 'GET',
@@ -138,14 +148,15 @@ export function tradeRoutes(
       path: '/builder/trades',
       handler: async (ctx) => {
         // The official client's getBuilderTrades sends it as builder_code.
-        const builder = text(ctx, 'builder') ?? text(ctx, 'builder_code');
-        if (builder === undefined || !BYTES32_HEX.test(builder))
-          throw new HttpError(400, 'builder or builder_code (the bytes32 builder code) is required');
+        const code = text(ctx, 'builder') ?? text(ctx, 'builder_code');
+        if (code !== undefined && !BYTES32_HEX.test(code))
+          throw new HttpError(400, 'builder or builder_code must be a builder code: 0x and 64 hex digits');
+        const builders = code !== undefined ? [code] : await ownBuilders(ctx);
         const offset = cursorOffset(ctx.query.get('next_cursor'));
-        if (offset < 0) return { body: [] };
+        if (offset < 0 || builders.length === 0) return { body: [] };
         return {
           body: await builderTrades(sql, {
-            builder,
+            builder: builders,
             id: text(ctx, 'id'),
             makerAddress: text(ctx, 'maker_address'),
             market: text(ctx, 'market'),
