@@ -21,7 +21,7 @@ import {
   type TestDatabase,
 } from '@pmx/testkit';
 import { makeHosts, type Hosts } from './netns-hosts.ts';
-import { ServiceProcesses } from './service-processes.ts';
+import { ChildProcesses } from './child-processes.ts';
 
 const USDC = 1_000_000n;
 const SHARDS = 2;
@@ -36,7 +36,7 @@ const GATEWAY_PORT = 18100;
 let hosts: Hosts;
 let db: TestDatabase;
 let dir: TempDir;
-const processes = new ServiceProcesses<Role>();
+const processes = new ChildProcesses<Role>();
 let baseEnv: NodeJS.ProcessEnv;
 
 const edgeUrl = () => `http://${hosts.address(HOST.edge)}:8080`;

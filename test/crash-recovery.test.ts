@@ -4,93 +4,19 @@
 // Afterwards every acknowledged order and trade is in Postgres exactly once, the books and
 // balances a restart rebuilds equal those before it, and the ledger balances and conserves.
 import { randomBytes, randomInt } from 'node:crypto';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shardQueueName } from '@pmx/events';
 import { checkLedger } from '@pmx/ledger';
-import {
-  Trader,
-  cleanupRedisPrefix,
-  createTempDir,
-  createTestDatabase,
-  limit,
-  operatorCall,
-  testkitConfig,
-  testRedisPrefix,
-  type TempDir,
-  type TestDatabase,
-} from '@pmx/testkit';
-import { ServiceProcesses } from './service-processes.ts';
+import { Trader, limit } from '@pmx/testkit';
+import { serviceProcesses, type ServiceProcesses } from './service-processes.ts';
 
+let services: ServiceProcesses;
+let url: string;
 const USDC = 1_000_000n;
-const SHARDS = 2;
-// Fixed across restarts, so not the kernel's pick: below Linux's ephemeral range (32768–60999),
-// where outgoing connections of the parallel test files take their local ports.
-const port = 20_000 + 2 * randomInt(6_000);
-const url = `http://127.0.0.1:${port}`;
-const operatorKey = randomBytes(16).toString('hex');
-
-let db: TestDatabase;
-let dir: TempDir;
-const prefix = testRedisPrefix();
-const redis = new Redis(testkitConfig.redisUrl);
-const processes = new ServiceProcesses<'clob' | 'ingest'>();
-
-function env(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    PMX_PG_URL: db.url,
-    PMX_REDIS_URL: testkitConfig.redisUrl,
-    PMX_REDIS_PREFIX: prefix.slice(0, -1),
-    PMX_SHARDS: String(SHARDS),
-    PMX_VERIFY_THREADS: '1',
-    PMX_CLOB_DIRECT_PORT: String(port),
-    PMX_OPERATOR_KEY: operatorKey,
-    PMX_INGEST_HISTORY: 'false',
-    PMX_CLICKHOUSE_PATH: dir.path,
-  };
-}
-
-function start(name: 'clob' | 'ingest'): void {
-  processes.start(name, `services/${name}/src/main.ts`, env());
-}
-
-function kill(name: 'clob' | 'ingest'): Promise<void> {
-  return processes.kill(name);
-}
-
-function operator(method: string, path: string, body?: unknown): Promise<any> {
-  return operatorCall(url, operatorKey, method, path, body);
-}
-
-/** Until the front end answers and every shard has recovered. */
-async function ready(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const state = await operator('GET', '/operator/state').catch(() => undefined);
-    if (state?.ready) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`front end not ready:\n${processes.tail()}`);
-}
-
-/** Until ingest has applied everything queued. */
-async function drained(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    let left = 0;
-    for (let shard = 0; shard < SHARDS; shard++) {
-      const queue = new Queue(shardQueueName(shard), { connection: redis, prefix: prefix.slice(0, -1) });
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-      left += Object.values(counts).reduce((a, b) => a + b, 0);
-      await queue.close();
-    }
-    if (left === 0) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('ingest did not drain the shard queues');
-}
+const operator = (method: string, path: string, body?: unknown) => services.operator(method, path, body);
+const start = (name: 'clob' | 'ingest') => services.start(name);
+const kill = (name: 'clob' | 'ingest') => services.kill(name);
+const ready = () => services.ready();
+const drained = () => services.drained();
 
 const acked = new Set<string>();
 const trades = new Set<string>();
@@ -147,20 +73,15 @@ async function snapshot(traders: Trader[], tokens: string[]) {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  dir = await createTempDir();
+  services = await serviceProcesses();
+  url = services.url;
   start('ingest');
   start('clob');
   await ready();
 }, 120_000);
 
 afterAll(async () => {
-  await kill('clob');
-  await kill('ingest');
-  await cleanupRedisPrefix(redis, prefix);
-  redis.disconnect();
-  await db?.drop();
-  await dir?.remove();
+  await services?.close();
 });
 
 describe('crash recovery', () => {
@@ -212,15 +133,15 @@ describe('crash recovery', () => {
     expect(acked.size).toBeGreaterThan(20);
     expect(trades.size).toBeGreaterThan(0);
     const ackedIds = [...acked];
-    const [orders] = await db.sql<
+    const [orders] = await services.db.sql<
       { n: number }[]
     >`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY(${ackedIds})`;
     expect(orders!.n).toBe(ackedIds.length);
-    const [found] = await db.sql<
+    const [found] = await services.db.sql<
       { n: number }[]
     >`SELECT count(*)::int AS n FROM trades WHERE trade_id = ANY(${[...trades]})`;
     expect(found!.n).toBe(trades.size);
-    expect(await checkLedger(db.sql)).toEqual([]);
+    expect(await checkLedger(services.db.sql)).toEqual([]);
 
     const before = await snapshot(traders, tokens);
     expect(before.invariants).toEqual([]);

@@ -39,6 +39,15 @@ function pathsOf(text: string, at: number, objectText: string): string[] | undef
   const literal = /\bpath:\s*'([^']*)'/.exec(objectText);
   if (literal !== null) return [literal[1]!];
   const template = /\bpath:\s*`([^`]*)`/.exec(objectText);
+  const mappedOver = template === null ? null : /^([^$]*)\$\{\s*(\w+)\s*\}([^$]*)$/.exec(template[1]!);
+  if (mappedOver !== null) {
+    // const steps = ['a', 'b']; steps.map((step) => ({ path: `/x/${step}` })): one path per element.
+    const [, head, name, tail] = mappedOver;
+    const list = [...text.slice(0, at).matchAll(new RegExp(`\\b(\\w+)\\.map\\(\\(${name}\\)`, 'g'))].pop();
+    const array = list && new RegExp(`\\b${list[1]}(?::[^=]*)?=\\s*\\[([^\\]]*)\\]`).exec(text);
+    if (!array) return undefined;
+    return [...array[1]!.matchAll(/'([^']*)'/g)].map((m) => `${head}${m[1]}${tail}`);
+  }
   if (template !== null) {
     // `/operator/${kind.path}`: one path per value the property takes in this file.
     const parts = template[1]!.split(/\$\{\s*\w+\.(\w+)\s*\}/);
@@ -47,8 +56,13 @@ function pathsOf(text: string, at: number, objectText: string): string[] | undef
     return values.length === 0 ? undefined : values.map((value) => `${parts[0]}${value}${parts[2]}`);
   }
   if (/\bpath\s*[,}\n]/.test(objectText)) {
-    // ['/a', '/b'].map((path) => ({ method, path, … })): the array just before the route.
-    const mapped = [...text.slice(0, at).matchAll(/\[([^[\]]*)\]\.map\(\(path\)/g)].pop();
+    // ['/a', '/b'].map((path) => ({ method, path, … })): the array just before the route; or
+    // const route = (path: string, …) => ({ method, path, … }) called as route('/a', …).
+    const before = text.slice(0, at);
+    const mapped = [...before.matchAll(/\[([^[\]]*)\]\.map\(\(path\)/g)].pop();
+    const builder = [...before.matchAll(/\bconst (\w+) = \(\s*path: string/g)].pop();
+    if (builder !== undefined && (mapped === undefined || builder.index > mapped.index))
+      return [...text.matchAll(new RegExp(`\\b${builder[1]}\\(\\s*'([^']*)'`, 'g'))].map((m) => m[1]!);
     if (mapped === undefined) return undefined;
     return [...mapped[1]!.matchAll(/'([^']*)'/g)].map((m) => m[1]!);
   }

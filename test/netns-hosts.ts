@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import net from 'node:net';
-import type { Spawner } from './service-processes.ts';
+import type { Spawner } from './child-processes.ts';
 
 export interface Hosts {
   /** 'netns' when each host is a namespace, 'loopback' when they are loopback addresses. */

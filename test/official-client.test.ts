@@ -9,6 +9,7 @@ import { AssetType, ClobClient, OrderType, Side } from '@polymarket/clob-client-
 import { createWalletClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE, Trader } from '@pmx/testkit';
 import type { Harness } from '@pmx/clob/testing';
 import { startClobBehindEdge, type ClobBehindEdge } from './clob-behind-edge.ts';
 
@@ -31,8 +32,8 @@ async function clientAxios(): Promise<Axios> {
   return module.default as Axios;
 }
 
-function wallet() {
-  const account = privateKeyToAccount(generatePrivateKey());
+function wallet(privateKey = generatePrivateKey()) {
+  const account = privateKeyToAccount(privateKey);
   return createWalletClient({
     account,
     transport: custom({
@@ -238,6 +239,48 @@ describe('the official client', () => {
         userUSDCBalance: 15,
       } as never),
     ).toMatchObject({ success: true, status: 'matched' });
+    h.expectConsistent();
+  });
+
+  it("reads a trader's balances through a market's whole life with the client's balance calls", async () => {
+    const market = await h.createMarket();
+    const privateKey = generatePrivateKey();
+    const signer = wallet(privateKey);
+    const creds = await new ClobClient({ host: url, chain: 137, signer: signer as never }).createOrDeriveApiKey();
+    const client = new ClobClient({ host: url, chain: 137, signer: signer as never, creds, throwOnError: true });
+    // The client has no custody calls: the same wallet and key send them as level-2 requests.
+    const trader = new Trader(h.url, privateKey);
+    trader.credentials = { apiKey: creds.key, secret: creds.secret, passphrase: creds.passphrase };
+    const custody = async (path: string, amount?: number) => {
+      const body = { market: market.conditionId, ...(amount === undefined ? {} : { amount: String(amount * 1e6) }) };
+      const response = await trader.authed('POST', path, body);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+    };
+    const balances = async () => {
+      const read = async (params: Parameters<typeof client.getBalanceAllowance>[0]) => {
+        const { balance, allowances } = await client.getBalanceAllowance(params);
+        return [Number(balance) / 1e6, Number(allowances[EXCHANGE]) / 1e6];
+      };
+      return {
+        collateral: await read({ asset_type: AssetType.COLLATERAL }),
+        yes: await read({ asset_type: AssetType.CONDITIONAL, token_id: market.yes }),
+        no: await read({ asset_type: AssetType.CONDITIONAL, token_id: market.no }),
+      };
+    };
+    await h.deposit(signer.account.address, 100n * USDC);
+    await custody('/split', 30);
+    expect(await balances()).toEqual({ collateral: [70, 70], yes: [30, 30], no: [30, 30] });
+    const ask = await client.createAndPostOrder({ tokenID: market.yes, price: 0.6, size: 10, side: Side.SELL });
+    expect(ask).toMatchObject({ status: 'live' });
+    await custody('/merge', 15);
+    expect(await balances()).toEqual({ collateral: [85, 85], yes: [15, 5], no: [15, 15] });
+    expect((await h.operator('POST', `/operator/markets/${market.conditionId}/close`)).body.cancelled_orders).toBe(1);
+    expect(await balances()).toEqual({ collateral: [85, 85], yes: [15, 15], no: [15, 15] });
+    expect(
+      (await h.operator('POST', `/operator/markets/${market.conditionId}/resolve`, { outcome: 'Yes' })).status,
+    ).toBe(200);
+    await custody('/redeem');
+    expect(await balances()).toEqual({ collateral: [100, 100], yes: [0, 0], no: [0, 0] });
     h.expectConsistent();
   });
 });

@@ -114,7 +114,7 @@ describe('trades and history through the front end', () => {
     expect(await taker.authed('GET', '/builder/trades')).toMatchObject({ status: 200, body: [] });
     expect(await taker.send('GET', '/builder/trades')).toMatchObject({ status: 200, body: [] });
     // Credentials that do not authenticate are refused, as on every level-2 route.
-    const forged = { ...taker.l2Headers('GET', '/builder/trades'), SVC_SIGNATURE: '00'.repeat(32) };
+    const forged = { ...taker.l2Headers('GET', '/builder/trades'), 'SVC-SIGNATURE': '00'.repeat(32) };
     expect((await taker.send('GET', '/builder/trades', { headers: forged })).status).toBe(401);
     expect((await taker.send('GET', '/builder/trades?builder=0x12')).status).toBe(400);
   });

@@ -20,7 +20,28 @@ export interface ShardMarket {
   tokens: [string, string];
   tickSize: TickSize;
   minSize: number;
+  /** Where the market is in its life (default open); recovery's `restore` sets the ledger's. */
+  state?: MarketState;
+  payouts?: Payouts | null;
 }
+
+/** A market's life (lifecycle.ts has the transitions). */
+export type MarketState = 'open' | 'paused' | 'closed' | 'resolved';
+
+/** An operator's step in a market's life. */
+export type LifecycleStep = 'pause' | 'resume' | 'close' | 'resolve';
+
+/** Collateral base units paid per whole token (10^6 base units) of token0 and token1 once resolved. */
+export type Payouts = [number, number];
+
+/**
+ * A user's custody movement: split (collateral into a pair of tokens), merge (a pair back into
+ * collateral), redeem (tokens of a resolved market into their payout).
+ */
+export type CustodyOp = 'split' | 'merge' | 'redeem';
+
+/** Why a place was refused by the shard itself, beside the engine's reasons. */
+export type ShardRefusal = RejectReason | 'duplicate' | 'market-paused' | 'market-closed';
 
 export type ShardCommand =
   | { type: 'market'; market: ShardMarket }
@@ -52,10 +73,26 @@ export type ShardCommand =
       orders: RestoredOrder[];
       /** Last trade price per market, first token's ticks. */
       lastTrades: { market: string; ticks: number }[];
+      /** Each market's state as the ledger has it (markets not named stay as they are). */
+      markets?: { market: string; state: MarketState; payouts: Payouts | null }[];
     }
   | { type: 'cancelOwner'; owner: string; market?: string }
   | { type: 'expire' }
-  | { type: 'status' };
+  | { type: 'status' }
+  /** An operator's step; resolving an open or paused market closes it first. */
+  | { type: 'lifecycle'; market: string; step: LifecycleStep; payouts?: Payouts }
+  | {
+      /**
+       * A custody movement of `owner`, whose amounts the front end has already held (reserved):
+       * split and merge move `tokens[0]` (= `tokens[1]`) pairs; redeem burns both amounts.
+       */
+      type: 'custody';
+      id: string;
+      op: CustodyOp;
+      market: string;
+      owner: string;
+      tokens: [number, number];
+    };
 
 /** An open order as the ledger holds it, for `restore`; prices in the order's own token's ticks. */
 export interface RestoredOrder {
@@ -85,11 +122,18 @@ export type ShardResult =
       resting: number;
       tradeIds: string[];
     }
-  | { type: 'place'; ok: false; reason: RejectReason | 'duplicate' }
+  | { type: 'place'; ok: false; reason: ShardRefusal }
   | { type: 'cancel'; ok: boolean; remaining: number }
   | { type: 'cancelOwner'; cancelled: string[] }
   | { type: 'expire'; expired: number }
   | { type: 'restore'; orders: number; stateHash: string }
+  /** `cancelled`: resting orders a close took off the book. */
+  | { type: 'lifecycle'; ok: true; state: MarketState; cancelled: number }
+  /** Refused: the step does not apply to a market in `state` ('unknown': not on this shard). */
+  | { type: 'lifecycle'; ok: false; state: MarketState | 'unknown' }
+  /** `collateral`: paid in (split) or out (merge, redeem). */
+  | { type: 'custody'; ok: true; collateral: number }
+  | { type: 'custody'; ok: false; state: MarketState | 'unknown' }
   | {
       type: 'status';
       seq: number;
@@ -160,7 +204,26 @@ export type ShardEvent =
       remaining: number;
       reason: CancelReason;
     }
-  | { type: 'expired'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number };
+  | { type: 'expired'; seq: number; at: number; orderId: string; market: string; owner: string; remaining: number }
+  /** The market entered `state` (a resolution carries its payouts). */
+  | { type: 'lifecycle'; seq: number; at: number; market: string; state: MarketState; payouts: Payouts | null }
+  | {
+      /**
+       * `owner`'s custody movement: split pays `collateral` for `tokens` of each token; merge and
+       * redeem burn `tokens` and pay `collateral` back (a redemption at the market's payouts).
+       */
+      type: 'custody';
+      seq: number;
+      at: number;
+      id: string;
+      market: string;
+      owner: string;
+      op: CustodyOp;
+      tokens: [number, number];
+      collateral: number;
+      /** A redemption's terms: the market's payouts (null for a split or a merge). */
+      payouts: Payouts | null;
+    };
 
 /** A market's aggregated levels in the first token's ticks, best first, after a batch touched it. */
 export interface BookLevels {

@@ -46,31 +46,41 @@ async function collateralConserved(sql: Sql): Promise<string[]> {
       ];
 }
 
-/** Each token's supply equals its market's locked pairs plus the tokens deposited from outside. */
+/**
+ * Each token's supply equals its market's pairs still out (minted − merged, by trades, splits and
+ * merges) less what redemptions burnt of it, plus the tokens deposited from outside; and the
+ * collateral locked is those pairs less what redemptions paid out.
+ */
 async function tokensConserved(sql: Sql): Promise<string[]> {
   const rows = await sql<{ market: string; token: string; supply: string; expected: string }[]>`
     SELECT m.condition_id AS market, t.token, coalesce(s.supply, 0)::text AS supply,
-           (coalesce(c.locked, 0) + coalesce(d.deposited, 0))::text AS expected
+           (coalesce(c.minted - c.merged - t.burnt, 0) + coalesce(d.deposited, 0))::text AS expected
       FROM markets m
-     CROSS JOIN LATERAL (VALUES (m.token0), (m.token1)) AS t(token)
-      LEFT JOIN (SELECT asset, sum(amount) AS supply FROM balances GROUP BY asset) s ON s.asset = t.token
       LEFT JOIN market_collateral c ON c.condition_id = m.condition_id
+     CROSS JOIN LATERAL (VALUES (m.token0, c.burnt0), (m.token1, c.burnt1)) AS t(token, burnt)
+      LEFT JOIN (SELECT asset, sum(amount) AS supply FROM balances GROUP BY asset) s ON s.asset = t.token
       LEFT JOIN (SELECT asset, sum(amount) AS deposited FROM operator_transfers GROUP BY asset) d ON d.asset = t.token
-     WHERE coalesce(s.supply, 0) <> coalesce(c.locked, 0) + coalesce(d.deposited, 0)
+     WHERE coalesce(s.supply, 0) <> coalesce(c.minted - c.merged - t.burnt, 0) + coalesce(d.deposited, 0)
      LIMIT ${SHOWN}`;
   return rows.map(
     (r) => `token ${r.token} of market ${r.market}: supply ${r.supply}, expected locked + deposited = ${r.expected}`,
   );
 }
 
-/** Only merging tokens deposited from outside may release more collateral than the market's mints locked. */
+/**
+ * Only merging tokens deposited from outside (or, once the market resolved, redeeming them at its
+ * payouts) may release more collateral than the market's mints locked; and what it locked is
+ * always its pairs less what redemptions paid.
+ */
 async function lockedBacked(sql: Sql): Promise<string[]> {
   const rows = await sql<{ market: string; locked: string }[]>`
     SELECT c.condition_id AS market, c.locked::text AS locked
       FROM market_collateral c JOIN markets m ON m.condition_id = c.condition_id
-     WHERE c.locked < -least(
-             (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token0),
-             (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token1))
+     CROSS JOIN LATERAL (SELECT (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token0) AS s0,
+                                (SELECT coalesce(sum(amount), 0) FROM operator_transfers WHERE asset = m.token1) AS s1) d
+     WHERE c.locked <> c.minted - c.merged - c.paid_out
+        OR c.locked < -greatest(least(d.s0, d.s1),
+             coalesce(floor((greatest(d.s0, 0) * m.payouts[1] + greatest(d.s1, 0) * m.payouts[2]) / 1000000), 0))
      LIMIT ${SHOWN}`;
   return rows.map(
     (r) => `market ${r.market} has ${r.locked} collateral locked, more released than minted or deposited`,
@@ -121,6 +131,23 @@ async function openOrdersCovered(sql: Sql): Promise<string[]> {
   return rows.map((r) => `open orders of ${r.address} need ${r.needed} of ${r.asset} but the balance is ${r.balance}`);
 }
 
+/** A closed or resolved market has no live orders (its close cancelled them); its flags follow its state. */
+async function closedMarketsQuiet(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ market: string; state: string; live: number }[]>`
+    SELECT m.condition_id AS market, m.state,
+           (SELECT count(*)::int FROM orders o WHERE o.market = m.condition_id AND o.status = 'live') AS live
+      FROM markets m
+     WHERE m.state <> 'open'
+       AND (m.state IN ('closed', 'resolved') AND EXISTS (SELECT 1 FROM orders o WHERE o.market = m.condition_id AND o.status = 'live')
+            OR m.closed <> (m.state IN ('closed', 'resolved')) OR m.accepting_orders <> (m.state = 'open'))
+     LIMIT ${SHOWN}`;
+  return rows.map((r) =>
+    r.live > 0 && r.state !== 'paused'
+      ? `market ${r.market} is ${r.state} but has ${r.live} live orders`
+      : `market ${r.market} is ${r.state} but its closed / accepting_orders flags say otherwise`,
+  );
+}
+
 /** builder_trades holds one row per builder and trade in which an order carrying it took or rested, no other. */
 async function builderTradesRecorded(sql: Sql): Promise<string[]> {
   const rows = await sql<{ builder: string; trade_id: string; missing: boolean }[]>`
@@ -151,6 +178,7 @@ export async function checkLedger(sql: Sql): Promise<string[]> {
     positionsMatchBalances,
     ordersMatchTrades,
     openOrdersCovered,
+    closedMarketsQuiet,
     builderTradesRecorded,
   ];
   return (await Promise.all(checks.map((check) => check(sql)))).flat();

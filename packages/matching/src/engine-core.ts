@@ -185,6 +185,29 @@ export class EngineCore {
     return ids;
   }
 
+  /**
+   * Cancels every open order of a market (its close), in order-id order, with reason
+   * 'market-closed'; returns their ids.
+   */
+  cancelMarket(market: number, now: number): number[] {
+    this.expireDue(now);
+    const o = this.orders;
+    const slots: number[] = [];
+    this.forEachOrderOf(this.markets[market], (slot) => slots.push(slot));
+    slots.sort((a, b) => o.id[a] - o.id[b]);
+    const ids = slots.map((slot) => o.id[slot]);
+    for (const slot of slots) this.removeResting(slot, 'market-closed', now);
+    return ids;
+  }
+
+  /**
+   * Takes the next event sequence number for an event its caller records beside the engine's own
+   * (a market's lifecycle step, a custody movement), so that one numbering orders them all.
+   */
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
   /** Expires every GTD order whose time has come; returns how many expired. */
   expire(now: number): number {
     return this.expireDue(now);
@@ -398,13 +421,15 @@ export class EngineCore {
 
   /** Visits open orders in a canonical order: market, side (bids, asks), price, time priority. */
   protected forEachOrder(visit: (slot: number) => void): void {
+    for (const state of this.markets) this.forEachOrderOf(state, visit);
+  }
+
+  private forEachOrderOf(state: MarketState, visit: (slot: number) => void): void {
     const o = this.orders;
-    for (const state of this.markets) {
-      const levels = state.levels;
-      for (const side of [BID, ASK]) {
-        for (let price = 1; price < levels.ticks; price++) {
-          for (let slot = levels.head[side][price]; slot !== NONE; slot = o.next[slot]) visit(slot);
-        }
+    const levels = state.levels;
+    for (const side of [BID, ASK]) {
+      for (let price = 1; price < levels.ticks; price++) {
+        for (let slot = levels.head[side][price]; slot !== NONE; slot = o.next[slot]) visit(slot);
       }
     }
   }

@@ -95,10 +95,10 @@ export type CancelResult = { ok: true; remaining: number } | { ok: false; reason
 
 /**
  * Why an order left the book unfilled: its owner cancelled it, it would have traded with its
- * owner's own taker, it was an FAK/FOK remainder, or the exchange cancelled it because the
- * owner's balance no longer covered it (found at recovery).
+ * owner's own taker, it was an FAK/FOK remainder, the exchange cancelled it because the owner's
+ * balance no longer covered it (found at recovery), or its market closed.
  */
-export type CancelReason = 'user' | 'self-trade' | 'unfilled' | 'uncovered' | 'key-deleted';
+export type CancelReason = 'user' | 'self-trade' | 'unfilled' | 'uncovered' | 'key-deleted' | 'market-closed';
 
 export interface AcceptedEvent {
   type: 'accepted';

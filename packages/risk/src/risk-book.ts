@@ -4,6 +4,7 @@
 
 import { buyLimit, collateralFor, orderCost, type OrderTerms } from './order-cost.ts';
 import { SupplyBound } from './supply-bound.ts';
+import { MarketCollateral, type MarketFunds } from './market-collateral.ts';
 
 export const COLLATERAL = 'collateral';
 const NONE: ReadonlyMap<string, number> = new Map();
@@ -21,6 +22,19 @@ export interface RiskMarket {
 }
 
 export type ReserveOutcome = 'ok' | 'insufficient' | 'duplicate';
+
+/** An amount a custody movement holds. */
+export interface CustodyHold {
+  asset: string;
+  amount: number;
+}
+
+export type HoldOutcome = { ok: true } | { ok: false; asset: string; available: number; wanted: number };
+
+/** A custody hold's reservation key: its movement and asset (never an order id: those are 0x hashes). */
+function holdKey(id: string, asset: string): string {
+  return `${id}\u0000${asset}`;
+}
 
 interface Holding {
   total: number;
@@ -52,8 +66,10 @@ export class RiskBook {
   private readonly accounts = new Map<string, Map<string, Holding>>();
   private readonly reservations = new Map<string, Reservation>();
   private readonly markets = new Map<string, RiskMarket>();
-  /** Collateral locked in minted pairs, per market. */
-  private readonly locked = new Map<string, number>();
+  /** Collateral locked in each market's pairs (less what redemptions paid out of it). */
+  private readonly funds = new MarketCollateral((key) => this.markets.get(key));
+  /** The assets each custody movement in flight holds (holdCustody). */
+  private readonly custody = new Map<string, string[]>();
   /** Net operator credits per asset (credits − debits), the only source of money. */
   private readonly supplied = new Map<string, number>();
   /** What every balance can reach through trades, from the supplies (supply-bound.ts). */
@@ -63,7 +79,7 @@ export class RiskBook {
   addMarket(market: RiskMarket): void {
     this.markets.set(market.key, market);
     this.bound.addMarket(market.tokens);
-    if (!this.locked.has(market.key)) this.locked.set(market.key, 0);
+    this.funds.add(market.key);
   }
 
   market(key: string): RiskMarket | undefined {
@@ -97,19 +113,22 @@ export class RiskBook {
    */
   restore(state: {
     holdings: { address: string; asset: string; amount: number }[];
-    locked: { market: string; amount: number }[];
+    locked: MarketFunds[];
     supplied: { asset: string; amount: number }[];
   }): void {
     if (this.reservations.size > 0) throw new Error('restore: the book already has reservations');
     // A figure past 2^53 would be rounded from here on: refuse to start on it rather than drift from the ledger.
+    const figures = state.locked.flatMap((l) => [l.paidOut ?? 0, ...(l.burnt ?? [])]);
     for (const figure of [...state.holdings, ...state.locked, ...state.supplied]) {
       if (!Number.isSafeInteger(figure.amount))
         throw new Error(`restore: ${JSON.stringify(figure)} is not an exact integer (past 2^53 - 1 base units)`);
     }
+    if (!figures.every(Number.isSafeInteger))
+      throw new Error('restore: a redemption total is not an exact integer (past 2^53 - 1 base units)');
     this.accounts.clear();
     this.supplied.clear();
     for (const { address, asset, amount } of state.holdings) this.holding(address, asset).total = amount;
-    for (const { market, amount } of state.locked) this.locked.set(market, amount);
+    this.funds.restore(state.locked);
     for (const { asset, amount } of state.supplied) this.supplied.set(asset, amount);
     this.bound.recompute(this.supplied.keys());
   }
@@ -244,58 +263,70 @@ export class RiskBook {
     holding.total += amount;
   }
 
-  /** Minting `pairs` locks that much collateral in the market. */
+  /** Minting (or splitting) `pairs` locks that much collateral in the market. */
   lockPairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) + pairs);
+    this.funds.change(marketKey, pairs);
   }
 
   /** Merging `pairs` releases that much collateral from the market. */
   releasePairs(marketKey: string, pairs: number): void {
     assertAmount(pairs);
-    this.setLocked(marketKey, (this.locked.get(marketKey) ?? 0) - pairs);
+    this.funds.change(marketKey, -pairs);
   }
 
-  /** canCredit keeps supplies where this cannot happen; should it, fail (and halt) rather than round. */
-  private setLocked(marketKey: string, amount: number): void {
-    if (!Number.isSafeInteger(amount))
-      throw new Error(`market ${marketKey} would lock collateral past 2^53 - 1 base units`);
-    this.locked.set(marketKey, amount);
+  /**
+   * Holds what custody movement `id` will take from `address` (collateral for a split, both tokens
+   * for a merge or a redemption) while it goes through its market's shard, as an order's
+   * reservation does: all or none. Refused, it names the first asset short and what is available.
+   */
+  holdCustody(id: string, address: string, amounts: readonly CustodyHold[]): HoldOutcome {
+    if (this.custody.has(id)) throw new Error(`custody movement ${id} is already held`);
+    const wanted = amounts.filter((a) => a.amount > 0);
+    for (const { asset, amount } of wanted) {
+      assertAmount(amount);
+      const available = this.balance(address, asset).available;
+      if (available < amount) return { ok: false, asset, available, wanted: amount };
+    }
+    for (const { asset, amount } of wanted) this.reserve(holdKey(id, asset), address, asset, amount, amount);
+    this.custody.set(
+      id,
+      wanted.map((a) => a.asset),
+    );
+    return { ok: true };
   }
 
-  /** User split: `amount` of available collateral becomes `amount` of each of the market's tokens. */
-  split(address: string, marketKey: string, amount: number): boolean {
-    assertAmount(amount);
-    const market = this.markets.get(marketKey);
-    if (market === undefined) return false;
-    const collateral = this.holding(address, COLLATERAL);
-    if (collateral.total - collateral.reserved < amount) return false;
-    collateral.total -= amount;
-    for (const token of market.tokens) this.holding(address, token).total += amount;
-    this.lockPairs(marketKey, amount);
-    return true;
+  /** Pays `amount` of a custody hold out of its owner's balance (the movement's event arrived). */
+  spendHold(id: string, asset: string, amount: number): void {
+    if (amount === 0) return;
+    this.spend(holdKey(id, asset), amount, amount);
   }
 
-  /** User merge: `amount` of each available token becomes `amount` of collateral again. */
-  merge(address: string, marketKey: string, amount: number): boolean {
-    assertAmount(amount);
-    const market = this.markets.get(marketKey);
-    if (market === undefined) return false;
-    const holdings = market.tokens.map((token) => this.holding(address, token));
-    if (holdings.some((h) => h.total - h.reserved < amount)) return false;
-    for (const holding of holdings) holding.total -= amount;
-    this.holding(address, COLLATERAL).total += amount;
-    this.releasePairs(marketKey, amount);
-    return true;
+  /** Frees whatever custody movement `id` still holds (settled, or refused by its shard). */
+  releaseCustody(id: string): void {
+    for (const asset of this.custody.get(id) ?? []) this.release(holdKey(id, asset));
+    this.custody.delete(id);
+  }
+
+  /** A market resolved: what its tokens pay (collateral base units per whole token). */
+  resolve(marketKey: string, payouts: readonly [number, number]): void {
+    this.funds.resolve(marketKey, payouts);
+  }
+
+  /** A redemption burnt `tokens` of a market's two tokens and paid `collateral` out of it. */
+  redeemed(marketKey: string, tokens: readonly [number, number], collateral: number): void {
+    assertAmount(collateral);
+    this.funds.redeemed(marketKey, tokens, collateral);
   }
 
   lockedCollateral(marketKey: string): number {
-    return this.locked.get(marketKey) ?? 0;
+    return this.funds.of(marketKey);
   }
 
   /**
    * The conservation invariant: collateral held plus collateral locked equals collateral
-   * supplied; each token's supply equals what was supplied plus its market's locked pairs;
+   * supplied; each token's supply equals what was supplied plus its market's pairs still out,
+   * less what redemptions burnt (market-collateral.ts);
    * reservations are within balances and add up per holding. Returns violations (empty = ok).
    */
   checkInvariants(): string[] {
@@ -328,21 +359,9 @@ export class RiskBook {
           problems.push(`${address} reserved ${holding.reserved} of ${asset}, orders say ${expected}`);
       }
     }
-    let lockedTotal = 0;
-    for (const [key, amount] of this.locked) {
-      lockedTotal += amount;
-      const market = this.markets.get(key);
-      // Tokens the operator credited are backed outside (on chain); only merging them may
-      // release more collateral than this market's own mints locked.
-      const backedOutside = market ? Math.min(...market.tokens.map((t) => this.supplied.get(t) ?? 0)) : 0;
-      if (amount < -backedOutside) problems.push(`market ${key} has ${amount} collateral locked`);
-      for (const token of market?.tokens ?? []) {
-        const supply = held.get(token) ?? 0;
-        const expected = (this.supplied.get(token) ?? 0) + amount;
-        if (supply !== expected) problems.push(`token ${token} supply ${supply}, expected ${expected}`);
-      }
-    }
-    const collateral = (held.get(COLLATERAL) ?? 0) + lockedTotal;
+    const markets = this.funds.check(held, (asset) => this.supplied.get(asset) ?? 0);
+    problems.push(...markets.problems);
+    const collateral = (held.get(COLLATERAL) ?? 0) + markets.total;
     const supplied = this.supplied.get(COLLATERAL) ?? 0;
     if (collateral !== supplied) problems.push(`collateral held + locked ${collateral}, supplied ${supplied}`);
     return problems;

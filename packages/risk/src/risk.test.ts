@@ -2,78 +2,9 @@
 // merges to the base unit, releases — and the conservation invariant after every scenario.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MatchingEngine, OrderType, Side, type PlaceOrder, type PlaceResult, type TokenIndex } from '@pmx/matching';
-import { COLLATERAL, RiskBook, type RiskMarket } from './risk-book.ts';
-import { settleTrade } from './settlement.ts';
-import type { EngineEvent } from '@pmx/matching';
-
-const TOKEN = 1_000_000;
-
-/** The front end's order flow in miniature: reserve, place, feed events back, release the rest. */
-class Desk {
-  readonly engine = new MatchingEngine();
-  readonly risk = new RiskBook();
-  readonly market: RiskMarket = { key: 'm', tokens: ['YES', 'NO'], ticksPerUnit: 100 };
-  private readonly owners: string[] = [];
-  private readonly external = new Map<number, string>();
-  private counter = 0;
-  now = 1;
-
-  constructor() {
-    this.engine.addMarket({ key: 'm', tickSize: '0.01', minSize: 0 });
-    this.risk.addMarket(this.market);
-  }
-
-  owner(address: string): number {
-    const index = this.owners.indexOf(address);
-    return index >= 0 ? index : this.owners.push(address) - 1;
-  }
-
-  place(address: string, fields: Omit<PlaceOrder, 'market' | 'owner'>): PlaceResult | 'not enough balance' {
-    const id = `order-${++this.counter}`;
-    const asset = fields.side === Side.BUY ? COLLATERAL : this.market.tokens[fields.token];
-    if (
-      this.risk.reserveOrder(id, address, asset, {
-        side: fields.side,
-        price: fields.price,
-        size: fields.size,
-        ticksPerUnit: 100,
-      }) !== 'ok'
-    )
-      return 'not enough balance';
-    const result = this.engine.place({ ...fields, market: 0, owner: this.owner(address) }, this.now++);
-    if (!result.ok) {
-      this.risk.release(id);
-      return result;
-    }
-    this.external.set(result.orderId, id);
-    this.apply(this.engine.takeEvents());
-    return result;
-  }
-
-  cancel(engineOrderId: number): void {
-    this.engine.cancel(engineOrderId, this.now++);
-    this.apply(this.engine.takeEvents());
-  }
-
-  /** Trades settle; cancels and expiries release what the order still has reserved. */
-  private apply(events: EngineEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'trade') {
-        settleTrade(this.risk, this.market, event, (engineId, owner) => ({
-          orderId: this.external.get(engineId)!,
-          address: this.owners[owner]!,
-        }));
-      } else if (event.type === 'cancelled' || event.type === 'expired') {
-        this.risk.release(this.external.get(event.orderId)!);
-      }
-    }
-  }
-
-  expectConserved(): void {
-    expect(this.risk.checkInvariants()).toEqual([]);
-  }
-}
+import { OrderType, Side, type TokenIndex } from '@pmx/matching';
+import { COLLATERAL, RiskBook } from './risk-book.ts';
+import { Desk, TOKEN, split } from './testing/desk.ts';
 
 describe('deposits', () => {
   it('refuses one that would take a total past 2^53 - 1, so no figure is ever rounded', () => {
@@ -131,13 +62,13 @@ describe('deposits', () => {
     risk.addMarket({ key: 'm', tokens: ['YES', 'NO'], ticksPerUnit: 100 });
     const x = 1_000_000_000_000;
     risk.credit('alice', COLLATERAL, x);
-    expect(risk.split('alice', 'm', x)).toBe(true);
+    expect(split(risk, 'alice', 'm', x)).toBe(true);
     expect(risk.debit('alice', 'YES', x)).toBe(true); // the minted YES leave for the chain
     // NO held can reach alice's x plus all the collateral carol brings, split.
     expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x)).toBe(true);
     expect(risk.canCredit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x + 1)).toBe(false);
     risk.credit('carol', COLLATERAL, Number.MAX_SAFE_INTEGER - x);
-    expect(risk.split('carol', 'm', Number.MAX_SAFE_INTEGER - x)).toBe(true);
+    expect(split(risk, 'carol', 'm', Number.MAX_SAFE_INTEGER - x)).toBe(true);
     expect(risk.balance('alice', 'NO').total + risk.balance('carol', 'NO').total).toBe(Number.MAX_SAFE_INTEGER);
     expect(risk.checkInvariants()).toEqual([]);
   });
@@ -149,7 +80,7 @@ describe('deposits', () => {
     const max = Number.MAX_SAFE_INTEGER;
     const x = 1_000_000_000_000;
     risk.credit('alice', COLLATERAL, max);
-    expect(risk.split('alice', 'm', x)).toBe(true);
+    expect(split(risk, 'alice', 'm', x)).toBe(true);
     for (const token of ['A', 'B']) expect(risk.debit('alice', token, x)).toBe(true); // both minted sides leave
     // m still locks x; a pair of C and D merged would free collateral that could lock m past 2^53.
     expect(risk.canCredit('op', 'C', x)).toBe(true);
@@ -194,7 +125,7 @@ describe('deposits', () => {
       if (action === 0) {
         // Minting from collateral: token supplies unchanged, so withdrawing those tokens takes them below 0.
         const m = random(3);
-        risk.split('op', `m${m}`, Math.min(amount, risk.balance('op', COLLATERAL).available));
+        split(risk, 'op', `m${m}`, Math.min(amount, risk.balance('op', COLLATERAL).available));
       } else if (action !== 1 && risk.canCredit('op', asset, amount)) {
         risk.credit('op', asset, amount);
         supply.set(asset, (supply.get(asset) ?? 0n) + BigInt(amount));
@@ -325,21 +256,6 @@ describe('settlement', () => {
     desk.expectConserved();
   });
 
-  it('split and merge turn collateral into pairs and back, locking and releasing it', () => {
-    const desk = new Desk();
-    desk.risk.credit('a', COLLATERAL, 10 * TOKEN);
-    expect(desk.risk.split('a', 'm', 4 * TOKEN)).toBe(true);
-    expect(desk.risk.split('a', 'm', 7 * TOKEN)).toBe(false);
-    expect(desk.risk.lockedCollateral('m')).toBe(4 * TOKEN);
-    expect(desk.risk.merge('a', 'm', 3 * TOKEN)).toBe(true);
-    expect(desk.risk.balances('a')).toMatchObject({
-      [COLLATERAL]: { total: 9 * TOKEN },
-      YES: { total: TOKEN },
-      NO: { total: TOKEN },
-    });
-    desk.expectConserved();
-  });
-
   it('flags a market that released more collateral than it ever locked', () => {
     const desk = new Desk();
     desk.risk.releasePairs('m', 1);
@@ -374,7 +290,7 @@ describe('random order flow', () => {
           const desk = new Desk();
           for (const address of addresses) {
             desk.risk.credit(address, COLLATERAL, 150 * TOKEN);
-            expect(desk.risk.split(address, 'm', 50 * TOKEN)).toBe(true);
+            expect(desk.custody(address, 'split', [50 * TOKEN, 50 * TOKEN])).toEqual({ ok: true });
           }
           const live: number[] = [];
           for (const s of steps) {

@@ -1,5 +1,6 @@
-// Feeds trade events into the risk book: each party of a fill pays from its reservation and
-// receives the other asset at its own token's trade price; mints lock and merges release pairs.
+// Feeds trade and custody events into the risk book: each party of a fill pays from its
+// reservation and receives the other asset at its own token's trade price; mints lock and merges
+// release pairs; a custody movement pays from its hold (split, merge, redeem).
 // Works on the engine's events (numeric ids) and on a shard's translated events (order hashes
 // and addresses) alike: the caller says how an (order id, owner) pair maps to a reservation.
 
@@ -73,4 +74,29 @@ export function settleTrade<Id, Owner>(
     if (fill.kind === MatchKind.MINT) book.lockPairs(market.key, fill.size);
     else if (fill.kind === MatchKind.MERGE) book.releasePairs(market.key, fill.size);
   }
+}
+
+/** A custody movement as settlement needs it (a shard's `custody` event). */
+export interface CustodyLike {
+  id: string;
+  op: 'split' | 'merge' | 'redeem';
+  owner: string;
+  tokens: readonly [number, number];
+  collateral: number;
+}
+
+/** Applies a custody movement whose amounts `holdCustody` held under its id. */
+export function settleCustody(book: RiskBook, market: RiskMarket, movement: CustodyLike): void {
+  const { id, owner, tokens, collateral } = movement;
+  if (movement.op === 'split') {
+    book.spendHold(id, COLLATERAL, collateral);
+    market.tokens.forEach((token, i) => book.receive(owner, token, tokens[i]!));
+    book.lockPairs(market.key, tokens[0]);
+  } else {
+    market.tokens.forEach((token, i) => book.spendHold(id, token, tokens[i]!));
+    book.receive(owner, COLLATERAL, collateral);
+    if (movement.op === 'merge') book.releasePairs(market.key, tokens[0]);
+    else book.redeemed(market.key, tokens, collateral);
+  }
+  book.releaseCustody(id);
 }

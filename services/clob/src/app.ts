@@ -14,6 +14,7 @@ import { CoreView } from './gateway/core-view.ts';
 import { LocalLink } from './link/local-link.ts';
 import { OrderLatency } from './orders/order-latency.ts';
 import { operatorRoutes } from './routes/operator.ts';
+import { operatorLifecycleRoutes } from './routes/operator-lifecycle.ts';
 import type { ShardSet } from './shards/shard-set.ts';
 import type { TradingCore } from './trading-core.ts';
 
@@ -56,6 +57,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     routes: [
       ...gateway.routes,
       ...operatorRoutes({ ...core.operator, books: core.core.books }, operatorAuth(config.operatorKey)),
+      ...operatorLifecycleRoutes(core.lifecycle, core.core.books, operatorAuth(config.operatorKey)),
     ],
     errorShape: 'simple',
     maxBodyBytes: config.maxBodyBytes,

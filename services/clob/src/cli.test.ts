@@ -55,6 +55,29 @@ describe('pmx', () => {
     expect((JSON.parse(lines.at(-1)!) as { condition_id: string }[]).map((m) => m.condition_id)).toContain(conditionId);
   });
 
+  it('pauses, resumes, closes and resolves a market, each step answered with the market as it now is', async () => {
+    const { conditionId, yes } = await h.createMarket();
+    const step = async (argv: string[]) => {
+      expect(await runCli(['market', ...argv], ctx()), lines.at(-1)).toBe(0);
+      return JSON.parse(lines.at(-1)!);
+    };
+    expect(await step(['pause', conditionId])).toMatchObject({ status: 'paused', accepting_orders: false });
+    expect(await step(['resume', conditionId])).toMatchObject({ status: 'active', accepting_orders: true });
+    expect(await step(['close', conditionId])).toMatchObject({ status: 'closed', closed: true, cancelled_orders: 0 });
+    expect(await step(['resolve', conditionId, yes])).toMatchObject({
+      status: 'resolved',
+      tokens: [{ token_id: yes, winner: true }, { winner: false }],
+    });
+    expect(await runCli(['market', 'resolve', conditionId, '50/50'], ctx())).toBe(1);
+    expect(lines.at(-1)).toBe(`pmx: POST /operator/markets/${conditionId}/resolve: 400 market is already resolved`);
+    const other = await h.createMarket();
+    expect(await step(['resolve', other.conditionId, '50/50'])).toMatchObject({ is_50_50_outcome: true });
+    expect(await runCli(['market', 'resolve', conditionId], ctx())).toBe(2);
+    expect(lines.at(-1)).toMatch(/^pmx market resolve <condition id> <winning outcome or its token id \| 50\/50>/);
+    expect(await runCli(['market', 'reopen', conditionId], ctx())).toBe(2);
+    expect(await runCli(['market', 'pause'], ctx())).toBe(2);
+  });
+
   it('shows and resets where placed orders spend their time', async () => {
     expect(await runCli(['latency', '--reset'], ctx())).toBe(0);
     expect(await runCli(['latency'], ctx())).toBe(0);

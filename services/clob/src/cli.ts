@@ -2,6 +2,8 @@
 // operator key from the same configuration as the service (PMX_CLOB_URL, PMX_OPERATOR_KEY).
 //   pmx market create --condition-id 0x… --question "…" --tokens 123,456 [--outcomes Yes,No]
 //                     [--tick-size 0.01] [--min-size 5] [--neg-risk]
+//   pmx market pause|resume|close <condition id>
+//   pmx market resolve <condition id> <winning outcome or its token id | 50/50>
 //   pmx fund <address> <amount> [--token <token id>] [--idempotency-key K]   amounts in units: 100 = 100 USDC
 //   pmx withdraw <address> <amount> [--token <token id>] [--idempotency-key K]
 //   pmx balances <address>
@@ -26,6 +28,8 @@ export interface CliContext {
 
 const USAGE = `usage:
   pmx market create --condition-id 0x… --question "…" --tokens <yes id>,<no id> [--outcomes Yes,No] [--tick-size 0.01] [--min-size 5] [--neg-risk]
+  pmx market pause|resume|close <condition id>
+  pmx market resolve <condition id> <winning outcome or its token id | 50/50>
   pmx fund <address> <amount> [--token <token id>] [--idempotency-key K]
   pmx withdraw <address> <amount> [--token <token id>] [--idempotency-key K]
   pmx balances <address>
@@ -126,7 +130,11 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
   const show = (value: unknown) => ctx.print(JSON.stringify(value, null, 2));
   switch (command) {
     case 'market': {
-      if (rest[0] !== 'create' || rest.length !== 1) throw new UsageError('pmx market create …');
+      if (rest[0] !== 'create') {
+        show(await marketStep(ctx, rest));
+        return 0;
+      }
+      if (rest.length !== 1) throw new UsageError('pmx market create …');
       const tokens = (values.tokens ?? '').split(',');
       const outcomes = values.outcomes.split(',');
       if (tokens.length !== 2 || outcomes.length !== 2)
@@ -193,6 +201,22 @@ async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
     default:
       throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${command}`);
   }
+}
+
+const MARKET_USAGE =
+  'pmx market create … | pmx market pause|resume|close <condition id> | pmx market resolve <condition id> <outcome | 50/50>';
+
+/** A lifecycle step: `pause|resume|close <condition id>` or `resolve <condition id> <outcome | 50/50>`. */
+function marketStep(ctx: CliContext, rest: string[]): Promise<unknown> {
+  const [step, conditionId, outcome] = rest;
+  if (step === 'resolve') {
+    operands(rest, 3, 'pmx market resolve <condition id> <winning outcome or its token id | 50/50>');
+    const body = outcome === '50/50' ? { is_50_50_outcome: true } : { outcome };
+    return call(ctx, 'POST', `/operator/markets/${encodeURIComponent(conditionId!)}/resolve`, body);
+  }
+  if (step !== 'pause' && step !== 'resume' && step !== 'close') throw new UsageError(MARKET_USAGE);
+  operands(rest, 2, `pmx market ${step} <condition id>`);
+  return call(ctx, 'POST', `/operator/markets/${encodeURIComponent(conditionId!)}/${step}`);
 }
 
 /** Every page of GET /markets (the server's cursor: `MA==` first, `LTE=` after the last). */

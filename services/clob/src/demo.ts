@@ -49,8 +49,7 @@ export async function seedDemo(
 ): Promise<void> {
   for (const market of demoMarkets()) {
     if (deps.markets.get(market.conditionId) !== undefined) continue;
-    const created = await deps.markets.create(market);
-    if (created !== 'exists') await deps.openMarket(created);
+    await deps.markets.create(market, deps.openMarket);
   }
   for (const address of fundAddresses) {
     if (deps.risk.balance(address.toLowerCase(), COLLATERAL).total === 0)

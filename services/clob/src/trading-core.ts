@@ -3,11 +3,11 @@
 // caller waiting on it is answered, so a response always sees its own effects.
 
 import { HttpError } from '@pmx/http';
-import { COLLATERAL, RiskBook, settleTrade, type RiskMarket } from '@pmx/risk';
+import { COLLATERAL, RiskBook, settleCustody, settleTrade, type RiskMarket } from '@pmx/risk';
 import { BookCache } from './market-data/book-cache.ts';
-import type { MarketRecord, MarketRegistry } from './markets/market-registry.ts';
+import { applyState, type MarketRecord, type MarketRegistry } from './markets/market-registry.ts';
 import { OpenOrders } from './orders/open-orders.ts';
-import type { ShardMarket, ShardReply } from '@pmx/events';
+import type { ShardEvent, ShardMarket, ShardReply } from '@pmx/events';
 
 export { COLLATERAL };
 
@@ -16,7 +16,14 @@ export function riskMarket(market: MarketRecord): RiskMarket {
 }
 
 export function shardMarket(market: MarketRecord): ShardMarket {
-  return { key: market.conditionId, tokens: market.tokens, tickSize: market.tickSize, minSize: market.minOrderSize };
+  return {
+    key: market.conditionId,
+    tokens: market.tokens,
+    tickSize: market.tickSize,
+    minSize: market.minOrderSize,
+    state: market.state,
+    payouts: market.payouts,
+  };
 }
 
 /**
@@ -110,12 +117,29 @@ export class TradingCore {
     for (const event of reply.events) {
       this.openOrders.apply(event);
       if (event.type === 'trade') {
-        const market = this.risk.market(event.market);
-        if (market === undefined) throw new Error(`trade in unknown market ${event.market}`);
-        settleTrade(this.risk, market, event, (orderId, owner) => ({ orderId, address: owner }));
+        settleTrade(this.risk, this.riskMarket(event), event, (orderId, owner) => ({ orderId, address: owner }));
       } else if (event.type === 'cancelled' || event.type === 'expired') {
         this.risk.release(event.orderId);
+      } else if (event.type === 'custody') {
+        settleCustody(this.risk, this.riskMarket(event), event);
+      } else if (event.type === 'lifecycle') {
+        const record = this.markets.get(event.market);
+        if (record === undefined) throw new Error(`lifecycle step of unknown market ${event.market}`);
+        const at = new Date(event.at).toISOString();
+        applyState(
+          record,
+          event.state,
+          event.payouts,
+          event.state === 'closed' ? { closedAt: at } : event.state === 'resolved' ? { resolvedAt: at } : {},
+        );
+        if (event.payouts !== null) this.risk.resolve(event.market, event.payouts);
       }
     }
+  }
+
+  private riskMarket(event: ShardEvent): RiskMarket {
+    const market = this.risk.market(event.market);
+    if (market === undefined) throw new Error(`${event.type} in unknown market ${event.market}`);
+    return market;
   }
 }

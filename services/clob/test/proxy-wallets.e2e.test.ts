@@ -158,4 +158,45 @@ describe('proxy wallets', () => {
     }
     expect(moves.filter((status) => status !== 201)).toEqual([]);
   });
+
+  it("a signer splits and merges its proxy's balance with the proxy's signature type, as its orders spend it", async () => {
+    const proxy = `0x${randomBytes(20).toString('hex')}`;
+    expect(
+      (await h.operator('POST', '/operator/proxy-wallets', { proxy, signer: alice.address, signature_type: 1 })).status,
+    ).toBe(201);
+    await h.deposit(proxy, 10n * USDC);
+    const own = (await alice.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.balance;
+    const split = await alice.authed('POST', '/split', {
+      market: market.conditionId,
+      amount: String(5n * USDC),
+      signature_type: 1,
+    });
+    expect(split.status).toBe(200);
+    expect(split.body.balances.collateral.balance).toBe(String(5n * USDC));
+    expect((await alice.authed('GET', '/balance-allowance?asset_type=COLLATERAL')).body.balance).toBe(own);
+    const sold = await alice.placeOrder({
+      tokenId: market.yes,
+      ...limit('SELL', '0.90', 5),
+      signatureType: 1,
+      maker: proxy,
+    });
+    expect(sold.body, JSON.stringify(sold.body)).toMatchObject({ status: 'live' });
+    // The proxy's Yes tokens rest in that order: a merge of them is refused with the figure.
+    expectRejected(
+      await alice.authed('POST', '/merge', { market: market.conditionId, amount: String(USDC), signature_type: 1 }),
+      `not enough balance / allowance: 0 of token ${market.yes} available, 1000000 asked (base units)`,
+    );
+    await alice.authed('DELETE', '/order', { orderID: sold.body.orderID });
+    const merged = await alice.authed('POST', '/merge', {
+      market: market.conditionId,
+      amount: String(5n * USDC),
+      signature_type: 1,
+    });
+    expect(merged.body.balances.collateral.balance).toBe(String(10n * USDC));
+    // Earlier tests gave alice several proxies of type 2: which one would be ambiguous.
+    expectRejected(
+      await alice.authed('POST', '/split', { market: market.conditionId, amount: '1', signature_type: 2 }),
+      /^several proxy wallets of signature type 2 are registered for/,
+    );
+  });
 });

@@ -258,31 +258,29 @@ describe('order rejections', () => {
     );
   });
 
-  it('a market not open yet is a 400; one closed or cancel-only a 503, where orders can still be cancelled', async () => {
+  it('a market paused, closed or not open yet refuses new orders with a 400 naming why, while open orders can still be cancelled', async () => {
     const m = await h.createMarket();
     const resting = (await alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.20', 10) })).body.orderID as string;
-    // No operator endpoint changes a market's state yet (the lifecycle issue): set it in place.
-    const record = h.app.core.markets.get(m.conditionId)!;
     const place = () => alice.placeOrder({ tokenId: m.yes, ...limit('BUY', '0.30', 10) });
+    expect((await h.operator('POST', `/operator/markets/${m.conditionId}/pause`)).status).toBe(200);
+    expectRejected(await place(), /^market is paused: it takes no new orders until it resumes/);
+    expect((await alice.authed('DELETE', '/order', { orderID: resting })).body).toEqual({
+      canceled: [resting],
+      not_canceled: {},
+    });
+    expect((await h.operator('POST', `/operator/markets/${m.conditionId}/close`)).status).toBe(200);
+    expectRejected(await place(), 'market is closed: it takes no more orders');
+    // A market not active (listed but not open for trading yet) is the real service's refusal.
+    const later = await h.createMarket();
+    const record = h.app.core.markets.get(later.conditionId)!;
     try {
-      Object.assign(record, { acceptingOrders: false });
-      expect(await place()).toMatchObject({
-        status: 503,
-        body: { error: 'the market is not accepting orders (cancel-only): open orders can only be cancelled' },
-      });
-      Object.assign(record, { closed: true });
-      expect(await place()).toMatchObject({
-        status: 503,
-        body: { error: 'the market is closed: trading is disabled, open orders can only be cancelled' },
-      });
-      Object.assign(record, { closed: false, acceptingOrders: true, active: false });
-      expectRejected(await place(), 'the market is not yet ready to process new orders');
-      expect((await alice.authed('DELETE', '/order', { orderID: resting })).body).toEqual({
-        canceled: [resting],
-        not_canceled: {},
-      });
+      Object.assign(record, { active: false });
+      expectRejected(
+        await alice.placeOrder({ tokenId: later.yes, ...limit('BUY', '0.30', 10) }),
+        'the market is not yet ready to process new orders',
+      );
     } finally {
-      Object.assign(record, { closed: false, acceptingOrders: true, active: true });
+      Object.assign(record, { active: true });
     }
   });
 

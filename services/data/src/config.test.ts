@@ -12,7 +12,6 @@ describe('loadDataConfig', () => {
       directPort: 18082,
       clobUrl: 'http://127.0.0.1:18080',
       priceRefreshMs: 5000,
-      trustedProxyHops: 0,
     });
     expect(config.allowlist.allows('127.0.0.1')).toBe(true);
     expect(config.allowlist.allows('10.0.0.1')).toBe(false);

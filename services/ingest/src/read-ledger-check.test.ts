@@ -110,13 +110,34 @@ describe('checkLedger', () => {
     ]);
   });
 
-  it('catches locked collateral that does not match the tokens in circulation', async () => {
-    const problems = await corrupt(
+  it('catches locked collateral that does not match the pairs minted, nor the tokens in circulation', async () => {
+    const locked = await corrupt(
       () => db.sql`UPDATE market_collateral SET locked = locked - 1`,
       () => db.sql`UPDATE market_collateral SET locked = locked + 1`,
     );
-    expect(problems.filter((p) => p.startsWith('token '))).toHaveLength(2);
-    expect(problems.some((p) => p.startsWith('collateral held'))).toBe(true);
+    expect(locked.filter((p) => p.startsWith('market '))).toHaveLength(1);
+    expect(locked.some((p) => p.startsWith('collateral held'))).toBe(true);
+    const minted = await corrupt(
+      () => db.sql`UPDATE market_collateral SET locked = locked - 1, minted = minted - 1`,
+      () => db.sql`UPDATE market_collateral SET locked = locked + 1, minted = minted + 1`,
+    );
+    expect(minted.filter((p) => p.startsWith('token '))).toHaveLength(2);
+    expect(minted.some((p) => p.startsWith('collateral held'))).toBe(true);
+  });
+
+  it('catches a closed market that still has live orders, and flags out of step with the state', async () => {
+    const closed = await corrupt(
+      () => db.sql`UPDATE markets SET state = 'closed', closed = true, accepting_orders = false`,
+      () => db.sql`UPDATE markets SET state = 'open', closed = false, accepting_orders = true`,
+    );
+    expect(closed).toEqual([`market ${market.conditionId} is closed but has 1 live orders`]);
+    const paused = await corrupt(
+      () => db.sql`UPDATE markets SET state = 'paused'`,
+      () => db.sql`UPDATE markets SET state = 'open'`,
+    );
+    expect(paused).toEqual([
+      `market ${market.conditionId} is paused but its closed / accepting_orders flags say otherwise`,
+    ]);
   });
 
   it('catches a position out of step with its balance, and an order out of step with its trades', async () => {

@@ -122,6 +122,8 @@ export async function loadDemoCatalog(sql: Sql, demo: DemoCatalog): Promise<Demo
           active: true,
           closed: event.closed,
           accepting_orders: !event.closed,
+          state: event.closed ? 'closed' : 'open',
+          closed_at: event.closed ? event.endDate : null,
           created_at: event.createdAt,
         };
       }),

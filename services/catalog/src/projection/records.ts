@@ -90,7 +90,13 @@ export interface MarketRecord {
   negRisk: boolean;
   /** The order book takes orders for it (its market row's accepting_orders); false when not linked. */
   acceptingOrders: boolean;
+  /**
+   * What each outcome paid once its order-book market resolved ("1" and "0", or "0.5" each), in
+   * place of the live prices; null before.
+   */
+  resolvedPrices: string[] | null;
   active: boolean;
+  /** Closed here, or its order-book market closed or resolved. */
   closed: boolean;
   archived: boolean;
   closedTime: string | null;

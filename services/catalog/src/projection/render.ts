@@ -39,6 +39,7 @@ export class CatalogRenderer {
   marketBare(market: MarketRecord): string {
     if (market.cache.bare !== undefined) return market.cache.bare;
     const prices =
+      market.resolvedPrices ??
       (market.conditionId !== null ? this.state.prices.get(market.conditionId) : undefined) ??
       equalSplit(market.outcomes.length);
     return (market.cache.bare = JSON.stringify({

@@ -82,7 +82,8 @@ export async function readEvents(sql: Sql, ids?: readonly number[]): Promise<Eve
 /** Catalog markets with what their order-book market contributes (outcomes, tokens, tick). */
 export async function readMarkets(sql: Sql, ids?: readonly number[]): Promise<MarketRecord[]> {
   const rows = await sql`
-    SELECT c.*, m.token0, m.token1, m.outcome0, m.outcome1, m.tick_size, m.min_order_size, m.neg_risk, m.accepting_orders
+    SELECT c.*, m.token0, m.token1, m.outcome0, m.outcome1, m.tick_size, m.min_order_size, m.neg_risk, m.accepting_orders,
+           m.state, m.payouts::text[] AS payouts, m.closed_at
     FROM catalog_markets c LEFT JOIN markets m ON m.condition_id = c.condition_id
     WHERE ${byIds(sql, 'c.id', ids)}`;
   return rows.map((r) => {
@@ -105,10 +106,11 @@ export async function readMarkets(sql: Sql, ids?: readonly number[]): Promise<Ma
       minOrderSize: linked ? Number(r.min_order_size) / 1_000_000 : null,
       negRisk: linked ? r.neg_risk : false,
       acceptingOrders: linked ? r.accepting_orders : false,
+      resolvedPrices: r.payouts === null ? null : r.payouts.map((p: string) => String(Number(p) / 1_000_000)),
       active: r.active,
-      closed: r.closed,
+      closed: r.closed || r.state === 'closed' || r.state === 'resolved',
       archived: r.archived,
-      closedTime: iso(r.closed_time),
+      closedTime: iso(r.closed_time ?? r.closed_at),
       creator: r.creator,
       volume: Number(r.volume),
       volume24hr: Number(r.volume_24hr),

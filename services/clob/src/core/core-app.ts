@@ -20,6 +20,9 @@ import { seedDemo } from '../demo.ts';
 import { recoverShards } from '../recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from '../trading-core.ts';
 import { CoreService } from './core-service.ts';
+import { Custody } from '../risk/custody.ts';
+import { MarketLifecycle, shardFailure } from '../markets/market-lifecycle.ts';
+import { HttpError } from '@pmx/http';
 import { waitForShardLocks } from './standby.ts';
 import type { OperatorDeps } from '../routes/operator.ts';
 
@@ -39,6 +42,8 @@ export interface Core {
   fatal: Promise<Error>;
   /** What the operator API needs of the core. */
   operator: Omit<OperatorDeps, 'books'>;
+  /** The operator's lifecycle steps (pause, resume, close, resolve). */
+  lifecycle: MarketLifecycle;
   close(): Promise<void>;
 }
 
@@ -101,7 +106,8 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
   const heartbeatStore = new HeartbeatStore(sql);
   const heartbeats = new Heartbeats(config.heartbeatTimeoutMs, undefined, heartbeatStore);
   const latency = options.latency ?? new OrderLatency();
-  const service = new CoreService({ core, shards, known, proxies, heartbeats, latency, markets });
+  const custody = new Custody(core, shards);
+  const service = new CoreService({ core, shards, known, proxies, heartbeats, latency, markets, custody });
   core.useShards((market) => shards.shardOf(market));
   // Each GTD is expired at its time (the shards also expire due orders before any command).
   const gtd = new GtdExpiry(
@@ -110,8 +116,13 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
   );
   core.openOrders.onGtd((orderId, expiresAt) => gtd.track(orderId, expiresAt));
   const openMarket = async (market: MarketRecord) => {
+    const opened = await shards.submit(shards.shardOf(market.conditionId), {
+      type: 'market',
+      market: shardMarket(market),
+    });
+    if (opened.type !== 'market')
+      throw new HttpError(503, `the market's shard could not open it: ${shardFailure(opened)}`);
     core.addMarket(market);
-    await shards.submit(shards.shardOf(market.conditionId), { type: 'market', market: shardMarket(market) });
     service.publishMarket(market);
   };
 
@@ -161,6 +172,7 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     active,
     ready,
     fatal: halted,
+    lifecycle: new MarketLifecycle(core, shards),
     operator: {
       markets,
       risk: core.risk,

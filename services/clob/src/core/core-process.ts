@@ -7,6 +7,7 @@ import { operatorAuth } from '@pmx/auth';
 import type { ListeningHttpServer } from '@pmx/http';
 import type { ClobConfig } from '../config.ts';
 import { operatorRoutes } from '../routes/operator.ts';
+import { operatorLifecycleRoutes } from '../routes/operator-lifecycle.ts';
 import { createCore, type Core } from './core-app.ts';
 import { CoreServer } from './core-server.ts';
 
@@ -26,7 +27,10 @@ export async function startCoreProcess(config: ClobConfig, options: { sql?: Sql 
   const server = new CoreServer({
     service: core.service,
     active: () => active,
-    routes: operatorRoutes({ ...core.operator, books: core.core.books }, operatorAuth(config.operatorKey)),
+    routes: [
+      ...operatorRoutes({ ...core.operator, books: core.core.books }, operatorAuth(config.operatorKey)),
+      ...operatorLifecycleRoutes(core.lifecycle, core.core.books, operatorAuth(config.operatorKey)),
+    ],
     maxBodyBytes: config.maxBodyBytes,
   });
   let listening: ListeningHttpServer;

@@ -6,8 +6,11 @@
 import type { ShardReply } from '@pmx/events';
 import { logger } from '@pmx/config';
 import type { BookLevels } from '@pmx/events';
+import { COLLATERAL } from '@pmx/risk';
+import type { Custody } from '../risk/custody.ts';
 import type {
   CancelAnswer,
+  CustodyAnswer,
   CoreCommand,
   CoreReply,
   CoreSnapshot,
@@ -36,6 +39,7 @@ export interface CoreServiceDeps {
   heartbeats: Heartbeats;
   latency: OrderLatency;
   markets: MarketRegistry;
+  custody: Custody;
 }
 
 const NOT_FOUND: Refusal = { code: ResultCode.NOT_FOUND };
@@ -103,6 +107,12 @@ export class CoreService {
       });
     }
     this.publish({ type: 'books', at: Date.now(), books: reply.books, trades });
+    // A lifecycle step changed a market's state (the trading core applied it to the record).
+    for (const event of reply.events) {
+      if (event.type !== 'lifecycle') continue;
+      const market = this.deps.markets.get(event.market);
+      if (market !== undefined) this.publishMarket(market);
+    }
   }
 
   publishMarket(market: MarketRecord): void {
@@ -154,10 +164,29 @@ export class CoreService {
         this.deps.heartbeats.disarm(command.apiKey);
         this.publish({ type: 'keyDeleted', apiKey: command.apiKey });
         return { code: ResultCode.OK };
+      case 'custody':
+        return this.custody(command);
       case 'reopenKey':
         this.closedKeys.delete(command.apiKey);
         return { code: ResultCode.OK };
     }
+  }
+
+  private async custody(command: Extract<CoreCommand, { type: 'custody' }>): Promise<CustodyAnswer | Refusal> {
+    const market = this.deps.markets.get(command.market);
+    if (market === undefined) return { code: ResultCode.NOT_FOUND, detail: 'market not found' };
+    const { custody } = this.deps;
+    const moved =
+      command.op === 'split'
+        ? await custody.split(command.address, market, command.amount)
+        : command.op === 'merge'
+          ? await custody.merge(command.address, market, command.amount)
+          : await custody.redeem(command.address, market);
+    const { risk } = this.deps.core;
+    const balances = Object.fromEntries(
+      [COLLATERAL, ...market.tokens].map((asset) => [asset, risk.balance(command.address, asset)]),
+    );
+    return { code: ResultCode.OK, collateral: moved.collateral, tokens: moved.tokens, balances };
   }
 
   /** A refusal while any shard recovers (an API key's orders are not all known yet) or once halted. */

@@ -18,6 +18,7 @@ import { ledgerOrder } from '../orders/ledger-order.ts';
 import type { OrderLatency } from '../orders/order-latency.ts';
 import { authRoutes } from '../routes/auth.ts';
 import { balanceRoutes } from '../routes/balances.ts';
+import { custodyRoutes } from '../routes/custody.ts';
 import { clientCompatRoutes } from '../routes/client-compat.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { heartbeatRoutes } from '../routes/heartbeats.ts';
@@ -95,6 +96,12 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
   const apiKey = apiKeyAuth(keys, authOptions);
   /** 425 while any shard recovers (a key's orders and balances are not all rebuilt yet), 503 once halted. */
   const whole = () => view.assertAllReady();
+  const holderBalances = {
+    balanceOf: (address: string, asset: string) => orders.balance(address, asset),
+    markets,
+    exchanges: [config.exchangeAddress, config.negRiskExchangeAddress],
+    proxyOf: (signer: string, type: 1 | 2) => proxies.ofType(signer, type),
+  };
   const routes: Route<any>[] = [
     ...healthRoutes(),
     ...authRoutes(keys, wallet, apiKey, {
@@ -107,13 +114,10 @@ export async function createGateway(config: ClobConfig, deps: GatewayDeps): Prom
     ...orderRoutes(orders, markets, [apiKey], whole, (id, ownerKey) => ledgerOrder(sql, id, ownerKey)),
     ...heartbeatRoutes(orders, [apiKey]),
     ...tradeRoutes(sql, ch, apiKey, (signer) => proxies.spansOf(signer), matched),
-    ...balanceRoutes(
-      (address, asset) => orders.balance(address, asset),
-      markets,
-      [apiKey, whole],
-      [config.exchangeAddress, config.negRiskExchangeAddress],
-      (signer, type) => proxies.ofType(signer, type),
-    ),
+    ...balanceRoutes(holderBalances, [apiKey, whole]),
+    ...custodyRoutes((op, address, market, amount) => orders.custody(op, address, market, amount), holderBalances, [
+      apiKey,
+    ]),
     ...marketDataRoutes(markets, view.books, (market) => view.assertReady(market)),
     ...marketRoutes(
       markets,

@@ -8,7 +8,10 @@ import { Side } from '@pmx/matching';
 import type { ApiKeyRecord } from '@pmx/auth';
 import { transactionHash } from '@pmx/events';
 import type { Balance } from '@pmx/risk';
-import type { CoreLink, CoreReply } from '../link/core-protocol.ts';
+import type { CoreLink, CoreReply, CustodyAnswer } from '../link/core-protocol.ts';
+import type { CustodyOp } from '@pmx/events';
+import type { MarketRecord } from '../markets/market-registry.ts';
+import type { CustodyMoved } from '../routes/custody.ts';
 import { ResultCode, type Refusal } from '../link/result-codes.ts';
 import type { ParsedOrder } from '../orders/order-intake.ts';
 import type { ClosedStatus, OpenOrder } from '../orders/open-orders.ts';
@@ -130,6 +133,14 @@ export class GatewayOrders {
         503,
         `${left} of the API key's open orders could not be cancelled (see DELETE /cancel-all); the key was not deleted and still works: retry shortly`,
       );
+  }
+
+  /** A split, merge or redeem, carried out by the core. */
+  async custody(op: CustodyOp, address: string, market: MarketRecord, amount: number): Promise<CustodyMoved> {
+    const { collateral, tokens, balances } = answered<CustodyAnswer>(
+      await this.link.execute({ type: 'custody', op, address, market: market.conditionId, amount }),
+    );
+    return { collateral, tokens, balances };
   }
 
   async reopenKey(apiKey: string): Promise<void> {

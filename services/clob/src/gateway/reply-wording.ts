@@ -4,12 +4,17 @@
 
 import { HttpError } from '@pmx/http';
 import { ResultCode, type Refusal } from '../link/result-codes.ts';
+import { ordersRefused } from '../markets/market-lifecycle.ts';
 
 type Wording = { status: number; message: (orderId: string, detail: string | undefined) => string };
 
-const RETRY = (fallback: string) => (_: string, detail: string | undefined) => detail ?? fallback;
+/** The core's detail when it sent one (it names the shard, the wait, the reason), else this. */
+const DETAIL_OR = (fallback: string) => (_: string, detail: string | undefined) => detail ?? fallback;
 
 const WORDING: Record<Refusal['code'], Wording> = {
+  // Paused or closed between the gateway's check and the shard (which decides in sequence).
+  MARKET_PAUSED: { status: 400, message: () => ordersRefused('paused') },
+  MARKET_CLOSED: { status: 400, message: () => ordersRefused('closed') },
   FOK_NOT_FILLED: {
     status: 400,
     message: () => "order couldn't be fully filled. FOK orders are fully filled or killed.",
@@ -36,28 +41,28 @@ const WORDING: Record<Refusal['code'], Wording> = {
     message: (_, maker) => `the order maker ${maker ?? ''} is not a registered proxy wallet of the signer`,
   },
   KEY_DELETED: { status: 401, message: () => 'Unauthorized/Invalid api key' },
-  NOT_FOUND: { status: 404, message: () => "the order can't be found - already canceled or matched" },
-  HEARTBEAT_REFUSED: { status: 400, message: RETRY('the heartbeat was refused') },
-  BAD_REQUEST: { status: 400, message: RETRY('bad request') },
-  RECOVERING: { status: 425, message: RETRY('the market is recovering after a restart; retry shortly') },
+  NOT_FOUND: { status: 404, message: DETAIL_OR("the order can't be found - already canceled or matched") },
+  HEARTBEAT_REFUSED: { status: 400, message: DETAIL_OR('the heartbeat was refused') },
+  BAD_REQUEST: { status: 400, message: DETAIL_OR('bad request') },
+  RECOVERING: { status: 425, message: DETAIL_OR('the market is recovering after a restart; retry shortly') },
   HALTED: {
     status: 503,
-    message: RETRY('trading is halted after an internal fault; the exchange restarts and recovers from its ledger'),
+    message: DETAIL_OR('trading is halted after an internal fault; the exchange restarts and recovers from its ledger'),
   },
   SHARD_STALLED: {
     status: 503,
-    message: RETRY('the shard cannot store its events now; the order was not placed: retry later'),
+    message: DETAIL_OR('the shard cannot store its events now; the order was not placed: retry later'),
   },
   STOPPING: {
     status: 503,
-    message: RETRY(
+    message: DETAIL_OR(
       'the exchange is stopping; retry once it is back (an order in flight shows in GET /data/order/{id} if it was placed)',
     ),
   },
-  UNAVAILABLE: { status: 503, message: RETRY('a store the exchange needs did not answer; retry shortly') },
+  UNAVAILABLE: { status: 503, message: DETAIL_OR('a store the exchange needs did not answer; retry shortly') },
   NO_CORE: {
     status: 503,
-    message: RETRY('the trading core does not answer (it may be failing over); nothing was placed: retry shortly'),
+    message: DETAIL_OR('the trading core does not answer (it may be failing over); nothing was placed: retry shortly'),
   },
   INTERNAL: { status: 500, message: () => 'internal server error' },
 };

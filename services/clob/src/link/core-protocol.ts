@@ -6,7 +6,7 @@
 
 import type { OrderStatus } from '@pmx/matching';
 import type { Balance } from '@pmx/risk';
-import type { BookLevels, ShardCommand, ShardEvent } from '@pmx/events';
+import type { BookLevels, CustodyOp, ShardCommand, ShardEvent } from '@pmx/events';
 import type { MarketRecord } from '../markets/market-registry.ts';
 import type { ClosedStatus, OpenOrder } from '../orders/open-orders.ts';
 import type { Refusal, ResultCode } from './result-codes.ts';
@@ -39,7 +39,9 @@ export type CoreCommand =
   /** Its deletion failed: the key works again. */
   | { type: 'reopenKey'; apiKey: string }
   /** Its row is gone: every gateway forgets it. */
-  | { type: 'keyDeleted'; apiKey: string };
+  | { type: 'keyDeleted'; apiKey: string }
+  /** A user's split, merge or redeem (`amount` ignored by redeem, which takes every token held). */
+  | { type: 'custody'; op: CustodyOp; address: string; market: string; amount: number };
 
 export interface PlaceAnswer {
   code: typeof ResultCode.OK;
@@ -65,7 +67,17 @@ export type CoreReply =
   | { code: typeof ResultCode.OK; balance: Balance }
   | { code: typeof ResultCode.OK; heartbeatId: string }
   | { code: typeof ResultCode.OK; left: number }
+  | CustodyAnswer
   | { code: typeof ResultCode.OK };
+
+/** What a custody movement moved, and the holder's balances right after it. */
+export interface CustodyAnswer {
+  code: typeof ResultCode.OK;
+  /** Collateral paid in (split) or out (merge, redeem), and of each token received or burnt, base units. */
+  collateral: number;
+  tokens: [number, number];
+  balances: Record<string, Balance>;
+}
 
 /** Which shards trade, or why none does. */
 export interface CoreStatus {
@@ -85,6 +97,7 @@ export interface MatchedTrade {
 export type Publication =
   /** A batch's effect: the levels of every book it touched and the trades it matched. */
   | { type: 'books'; at: number; books: BookLevels[]; trades: MatchedTrade[] }
+  /** A market created, or one whose state a lifecycle step changed. */
   | { type: 'market'; market: MarketRecord }
   | { type: 'status'; status: CoreStatus }
   | { type: 'keyDeleted'; apiKey: string }

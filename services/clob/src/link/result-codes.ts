@@ -2,11 +2,13 @@
 // every business outcome is a code, never an exception or an HTTP status. The gateway turns codes
 // into HTTP statuses and the real service's wording in one place (gateway/reply-wording.ts).
 
-import type { RejectReason } from '@pmx/matching';
+import type { ShardRefusal } from '@pmx/events';
 
 export const ResultCode = {
   OK: 'OK',
-  // The engine's refusals (its RejectReason), one code each.
+  // The shard's refusals (the engine's RejectReason, a market's state), one code each.
+  MARKET_PAUSED: 'MARKET_PAUSED',
+  MARKET_CLOSED: 'MARKET_CLOSED',
   FOK_NOT_FILLED: 'FOK_NOT_FILLED',
   FAK_NO_MATCH: 'FAK_NO_MATCH',
   POST_ONLY_CROSSES: 'POST_ONLY_CROSSES',
@@ -28,7 +30,7 @@ export const ResultCode = {
   NOT_FOUND: 'NOT_FOUND',
   /** A heartbeat the switch refuses (late, or with a stale id). */
   HEARTBEAT_REFUSED: 'HEARTBEAT_REFUSED',
-  /** Bad input the core found (a heartbeat id, a balance's asset). */
+  /** A request the core refuses as the caller's (a custody movement the market's state or a balance refuses): `detail` says why. */
   BAD_REQUEST: 'BAD_REQUEST',
   // Not the order's fault: try again.
   /** A shard still recovers after a start or a takeover. */
@@ -48,8 +50,10 @@ export const ResultCode = {
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 
-/** The engine's refusals as codes. */
-export const REJECT_CODES: Record<RejectReason | 'duplicate', Refusal['code']> = {
+/** The shard's refusals as codes. */
+export const REJECT_CODES: Record<ShardRefusal, Refusal['code']> = {
+  'market-paused': ResultCode.MARKET_PAUSED,
+  'market-closed': ResultCode.MARKET_CLOSED,
   'fok-not-filled': ResultCode.FOK_NOT_FILLED,
   'fak-no-match': ResultCode.FAK_NO_MATCH,
   'post-only-crosses': ResultCode.POST_ONLY_CROSSES,

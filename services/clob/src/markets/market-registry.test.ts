@@ -2,9 +2,12 @@
 // that run together finish, so that a restart (which loads by id) lists the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, withCuttingLink, type TestDatabase } from '@pmx/testkit';
-import { MarketRegistry, type NewMarket } from './market-registry.ts';
+import { MarketRegistry, type MarketRecord, type NewMarket } from './market-registry.ts';
 
 let db: TestDatabase;
+/** The markets each test's `open` opened, in order (a shard would have them). */
+const openedIds: string[] = [];
+const opened = async (record: MarketRecord) => void openedIds.push(record.conditionId);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -31,14 +34,14 @@ describe('MarketRegistry listing', () => {
   it('lists by market id when a creation with an earlier id finishes later (as a restart lists)', async () => {
     const registry = new MarketRegistry(db.sql);
     await registry.load();
-    const first = await registry.create(market(1));
+    const first = await registry.create(market(1), opened);
     if (first === 'exists') throw new Error('market 1 exists');
     // Market 2 gets its id, then waits: an open transaction holds one of its token ids.
     const holder = await db.sql.reserve();
     try {
       await holder`BEGIN`;
       await holder`INSERT INTO market_tokens (token_id, condition_id) VALUES (${market(2).tokens[0]}, ${first.conditionId})`;
-      const slow = registry.create(market(2));
+      const slow = registry.create(market(2), opened);
       await expect
         .poll(
           async () =>
@@ -47,7 +50,7 @@ describe('MarketRegistry listing', () => {
             ).length,
         )
         .toBe(1);
-      expect(await registry.create(market(3))).toMatchObject({ conditionId: market(3).conditionId });
+      expect(await registry.create(market(3), opened)).toMatchObject({ conditionId: market(3).conditionId });
       await holder`ROLLBACK`;
       expect(await slow).toMatchObject({ conditionId: market(2).conditionId });
     } finally {
@@ -70,16 +73,37 @@ describe('MarketRegistry creation whose answer is lost', () => {
       await registry.load();
       const lost = market(7);
       relay.cutNextCommit();
-      await expect(registry.create(lost)).rejects.toThrow();
+      await expect(registry.create(lost, opened)).rejects.toThrow();
       expect(relay.cuts()).toBe(1);
       expect(registry.get(lost.conditionId)).toBeUndefined();
-      const retried = await registry.create(lost);
+      const retried = await registry.create(lost, opened);
       expect(retried).toMatchObject({ conditionId: lost.conditionId, tokens: lost.tokens, question: lost.question });
       expect(registry.get(lost.conditionId)).toBe(retried);
       expect(registry.list().filter((m) => m.conditionId === lost.conditionId)).toHaveLength(1);
       // Known now: another creation with it exists, as any other.
-      expect(await registry.create(lost)).toBe('exists');
-      expect(await registry.create({ ...market(8), tokens: [lost.tokens[0], '999'] })).toBe('exists');
+      expect(await registry.create(lost, opened)).toBe('exists');
+      expect(await registry.create({ ...market(8), tokens: [lost.tokens[0], '999'] }, opened)).toBe('exists');
     });
+  });
+});
+
+describe('MarketRegistry creation whose opening fails', () => {
+  it('stores nothing when its shard refuses the opening, and a retry makes it', async () => {
+    const registry = new MarketRegistry(db.sql);
+    await registry.load();
+    const wanted = market(20);
+    const refuse = async () => {
+      throw new Error('the shard refused');
+    };
+    await expect(registry.create(wanted, refuse)).rejects.toThrow('the shard refused');
+    expect(registry.get(wanted.conditionId)).toBeUndefined();
+    expect(await db.sql`SELECT 1 FROM markets WHERE condition_id = ${wanted.conditionId}`).toHaveLength(0);
+    expect(await db.sql`SELECT 1 FROM market_tokens WHERE token_id = ${wanted.tokens[0]}`).toHaveLength(0);
+    const made = await registry.create(wanted, opened);
+    expect(made).toMatchObject({ conditionId: wanted.conditionId, state: 'open', payouts: null });
+    expect(openedIds.at(-1)).toBe(wanted.conditionId);
+    expect(await db.sql`SELECT state FROM markets WHERE condition_id = ${wanted.conditionId}`).toEqual([
+      { state: 'open' },
+    ]);
   });
 });

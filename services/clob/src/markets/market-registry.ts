@@ -3,6 +3,7 @@
 
 import { TICK_SIZES, TICKS_PER_UNIT, type TickSize, type TokenIndex } from '@pmx/matching';
 import type { Sql } from '@pmx/db';
+import type { MarketState, Payouts } from '@pmx/events';
 
 export interface MarketRecord {
   conditionId: string;
@@ -32,6 +33,12 @@ export interface MarketRecord {
   takerBaseFee: number;
   tags: string[];
   createdAt: string;
+  /** Where it is in its life; `closed` and `acceptingOrders` follow it (applyState). */
+  state: MarketState;
+  /** Collateral base units per whole token of each outcome, once resolved. */
+  payouts: Payouts | null;
+  closedAt: string | null;
+  resolvedAt: string | null;
 }
 
 export interface NewMarket {
@@ -83,6 +90,10 @@ interface MarketRow {
   taker_base_fee: number;
   tags: string[];
   created_at: Date;
+  state: MarketState;
+  payouts: string[] | null;
+  closed_at: Date | null;
+  resolved_at: Date | null;
 }
 
 function fromRow(row: MarketRow): MarketRecord {
@@ -114,7 +125,29 @@ function fromRow(row: MarketRow): MarketRecord {
     takerBaseFee: row.taker_base_fee,
     tags: row.tags,
     createdAt: row.created_at.toISOString(),
+    state: row.state,
+    payouts: row.payouts === null ? null : [Number(row.payouts[0]), Number(row.payouts[1])],
+    closedAt: row.closed_at?.toISOString() ?? null,
+    resolvedAt: row.resolved_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * A market's record after a lifecycle step (a shard's `lifecycle` event at `at` ms, or the
+ * ledger's state at recovery): closed once closed or resolved, taking orders only while open.
+ */
+export function applyState(
+  record: MarketRecord,
+  state: MarketState,
+  payouts: Payouts | null,
+  at: { closedAt?: string | null; resolvedAt?: string | null } = {},
+): void {
+  record.state = state;
+  record.payouts = payouts;
+  record.closed = state === 'closed' || state === 'resolved';
+  record.acceptingOrders = state === 'open';
+  if (at.closedAt !== undefined) record.closedAt = at.closedAt;
+  if (at.resolvedAt !== undefined) record.resolvedAt = at.resolvedAt;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -134,33 +167,42 @@ export class MarketRegistry {
   }
 
   /**
-   * Inserts a market; refuses a condition id or token id that exists already (also one a
-   * concurrent creation took: Postgres holds every token id once, in market_tokens). A market with
-   * this condition id that Postgres has and this registry does not was written by a creation whose
-   * answer was lost (the connection cut after the commit): it is taken in and returned, as if
-   * created now, whatever it holds (the caller compares), rather than telling the retry that the
-   * market exists while it stays unknown here until a restart.
+   * Makes a market: inserts it and has `open` open it (in its shard) in one transaction, so it is
+   * either stored and trading or, when `open` throws, not stored at all (the error is the
+   * reason). Refuses a condition id or token id that exists already (also one a concurrent
+   * creation took: Postgres holds every token id once, in market_tokens). A market with this
+   * condition id that Postgres has and this registry does not was written by a creation whose
+   * answer was lost (the connection cut at the commit): it is opened, taken in and returned, as if
+   * created now, whatever it holds (the caller compares).
    */
-  async create(market: NewMarket): Promise<MarketRecord | 'exists'> {
+  async create(market: NewMarket, open: (record: MarketRecord) => Promise<void>): Promise<MarketRecord | 'exists'> {
     if (this.byCondition.has(market.conditionId) || market.tokens.some((t) => this.byToken.has(t))) return 'exists';
-    const rows: MarketRow[] = await this.insert(market).catch((error: unknown) => {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return [];
-      throw error;
-    });
-    if (rows.length === 0) {
+    let record = await this.sql
+      .begin(async (tx) => {
+        const [row] = await this.insert(tx as unknown as Sql, market);
+        if (row === undefined) return undefined;
+        const made = fromRow(row);
+        await open(made);
+        return made;
+      })
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+        throw error;
+      });
+    if (record === undefined) {
       const [lost] = await this.sql<MarketRow[]>`SELECT * FROM markets WHERE condition_id = ${market.conditionId}`;
       if (lost === undefined || this.byCondition.has(lost.condition_id)) return 'exists';
-      rows.push(lost);
+      record = fromRow(lost);
+      await open(record);
     }
     // A creation that ran alongside (its answer came later) may have taken it in meanwhile.
-    if (this.byCondition.has(rows[0]!.condition_id)) return 'exists';
-    const record = fromRow(rows[0]!);
+    if (this.byCondition.has(record.conditionId)) return 'exists';
     this.remember(record);
     return record;
   }
 
-  private insert(market: NewMarket) {
-    return this.sql<MarketRow[]>`
+  private insert(sql: Sql, market: NewMarket) {
+    return sql<MarketRow[]>`
       INSERT INTO markets (condition_id, question, token0, token1, outcome0, outcome1, tick_size, min_order_size, neg_risk,
                            question_id, description, market_slug, end_date_iso, icon, image, tags)
       VALUES (${market.conditionId}, ${market.question}, ${market.tokens[0]}, ${market.tokens[1]}, ${market.outcomes[0]},
@@ -171,9 +213,14 @@ export class MarketRegistry {
       RETURNING *`;
   }
 
-  /** A market another process created (a gateway told by the core); a known one is kept as it is. */
+  /**
+   * A market as another process has it (a gateway told by the core): taken in when new, or its
+   * record brought up to date (a lifecycle step changed its state) in place, where routes hold it.
+   */
   adopt(record: MarketRecord): void {
-    if (!this.byCondition.has(record.conditionId)) this.remember(record);
+    const known = this.byCondition.get(record.conditionId);
+    if (known === undefined) this.remember(record);
+    else if (known !== record) Object.assign(known, record);
   }
 
   private remember(record: MarketRecord): void {

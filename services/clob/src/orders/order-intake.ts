@@ -1,8 +1,8 @@
 // Reads a POST /order envelope into an order the exchange can act on, in two steps: the shape
 // (types, known fields, market, signer rules) before the signature is checked, and the terms
 // (tick, size, expiration) after, when the order id is known for the messages that name it.
-// Every problem with the order is an IntakeError carrying the real service's message; a market
-// closed or cancel-only is a 503 HttpError (not the order's fault).
+// Every problem with the order is an IntakeError carrying the real service's message; so is a
+// market that takes no orders (paused, closed or resolved), with the reason.
 
 import {
   ADDRESS_HEX,
@@ -13,10 +13,11 @@ import {
   parseBaseUnits,
   type OrderTerms,
 } from '@pmx/codec';
-import { HttpError } from '@pmx/http';
+import { takesOrders } from '@pmx/events';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
 import type { OrderWithSignature } from '@pmx/signing';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
+import { ordersRefused } from '../markets/market-lifecycle.ts';
 
 export class IntakeError extends Error {
   override readonly name = 'IntakeError';
@@ -184,11 +185,7 @@ export interface AcceptedTerms extends OrderTerms {
 export function checkOrderTerms(order: ParsedOrder, orderId: string, nowMs: number): AcceptedTerms {
   const { market } = order;
   if (!market.active) throw new IntakeError('the market is not yet ready to process new orders');
-  // Trading disabled or cancel-only (docs/design/errors-and-limits.md): not the order's fault, so not a 400.
-  if (market.closed)
-    throw new HttpError(503, 'the market is closed: trading is disabled, open orders can only be cancelled');
-  if (!market.acceptingOrders)
-    throw new HttpError(503, 'the market is not accepting orders (cancel-only): open orders can only be cancelled');
+  if (!takesOrders(market.state)) throw new IntakeError(ordersRefused(market.state));
   if (order.postOnly && order.orderType !== OrderType.GTC && order.orderType !== OrderType.GTD) {
     throw new IntakeError('invalid post-only order: only GTC and GTD order types are allowed');
   }

@@ -4,7 +4,8 @@
 
 import type { Sql } from '@pmx/db';
 import { OrderType, Side, type TokenIndex } from '@pmx/matching';
-import type { RestoredOrder } from '@pmx/events';
+import type { MarketState, Payouts, RestoredOrder } from '@pmx/events';
+import type { MarketFunds } from '@pmx/risk';
 import { tradeIdsOf } from '../orders/ledger-order.ts';
 import { logger } from '@pmx/config';
 
@@ -23,7 +24,16 @@ export interface LedgerState {
   orders: LedgerOrder[];
   offsets: Map<number, number>;
   holdings: { address: string; asset: string; amount: number }[];
-  locked: { market: string; amount: number }[];
+  /** Per market: collateral locked, what redemptions paid and burnt, payouts once resolved. */
+  locked: MarketFunds[];
+  /** Every market's place in its life, as the ledger has it. */
+  markets: {
+    market: string;
+    state: MarketState;
+    payouts: Payouts | null;
+    closedAt: string | null;
+    resolvedAt: string | null;
+  }[];
   supplied: { asset: string; amount: number }[];
   /** First token's ticks of each market's last trade. */
   lastTrades: Map<string, number>;
@@ -106,8 +116,17 @@ function readOnce(
       { address: string; asset: string; amount: string }[]
     >`SELECT address, asset, amount::text FROM balances WHERE amount <> 0`;
     const locked = await tx<
-      { condition_id: string; locked: string }[]
-    >`SELECT condition_id, locked::text FROM market_collateral`;
+      { condition_id: string; locked: string; paid_out: string; burnt0: string; burnt1: string }[]
+    >`SELECT condition_id, locked::text, paid_out::text, burnt0::text, burnt1::text FROM market_collateral`;
+    const states = await tx<
+      {
+        condition_id: string;
+        state: MarketState;
+        payouts: string[] | null;
+        closed_at: Date | null;
+        resolved_at: Date | null;
+      }[]
+    >`SELECT condition_id, state, payouts::text[] AS payouts, closed_at, resolved_at FROM markets`;
     const supplied = await tx<
       { asset: string; amount: string }[]
     >`SELECT asset, sum(amount)::text AS amount FROM operator_transfers GROUP BY asset`;
@@ -150,7 +169,19 @@ function readOnce(
       }),
       offsets: new Map(offsets.map((o) => [o.shard, Number(o.last_seq)])),
       holdings: balances.map((b) => ({ address: b.address, asset: b.asset, amount: Number(b.amount) })),
-      locked: locked.map((l) => ({ market: l.condition_id, amount: Number(l.locked) })),
+      locked: locked.map((l) => ({
+        market: l.condition_id,
+        amount: Number(l.locked),
+        paidOut: Number(l.paid_out),
+        burnt: [Number(l.burnt0), Number(l.burnt1)] as [number, number],
+      })),
+      markets: states.map((m) => ({
+        market: m.condition_id,
+        state: m.state,
+        payouts: payoutsOf(m.payouts),
+        closedAt: m.closed_at?.toISOString() ?? null,
+        resolvedAt: m.resolved_at?.toISOString() ?? null,
+      })),
       supplied: supplied.map((s) => ({ asset: s.asset, amount: Number(s.amount) })),
       lastTrades,
       recentOrders: recent.map((r) => ({
@@ -159,4 +190,8 @@ function readOnce(
       })),
     };
   }) as Promise<LedgerState>;
+}
+
+function payoutsOf(text: string[] | null): Payouts | null {
+  return text === null ? null : [Number(text[0]), Number(text[1])];
 }

@@ -14,6 +14,7 @@ import type { KnownOrders } from '../orders/known-orders.ts';
 import type { ShardSet } from '../shards/shard-set.ts';
 import { COLLATERAL, type TradingCore } from '../trading-core.ts';
 import { readLedgerState } from './ledger-state.ts';
+import { applyState } from '../markets/market-registry.ts';
 
 export interface RecoveryOptions {
   sql: Sql;
@@ -126,7 +127,13 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
       `open order ${moved.orderId} rests on shard ${moved.shard}, but its market maps to shard ${shards.shardOf(moved.market)}: PMX_SHARDS changed while orders were open`,
     );
   }
+  // Each market's place in its life as the ledger has it (the registry read it before the queues drained).
+  for (const market of state.markets) {
+    const record = core.markets.get(market.market);
+    if (record !== undefined) applyState(record, market.state, market.payouts, market);
+  }
   core.risk.restore(state);
+  for (const market of state.markets) if (market.payouts !== null) core.risk.resolve(market.market, market.payouts);
   options.known.seed(state.recentOrders, recentSince);
   // Reservations are made oldest first (across shards), so if the balances cannot cover every
   // open order, the newest go. An uncovered order would fail the first fill against it; it is
@@ -163,6 +170,9 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
         seq: state.offsets.get(shard) ?? 0,
         orders: mine,
         lastTrades,
+        markets: state.markets
+          .filter((m) => shards.shardOf(m.market) === shard)
+          .map(({ market, state: life, payouts }) => ({ market, state: life, payouts })),
       });
       if (result.type !== 'restore')
         throw new Error(`shard ${shard} could not restore: ${result.type === 'error' ? result.message : result.type}`);

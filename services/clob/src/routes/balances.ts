@@ -11,17 +11,13 @@ import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
 /**
- * `before`: level-2 auth, then a check that balances are whole (425 while shards recover).
- * `proxyOf`: the proxies of a signer registered for a signature type.
+ * Whose balance a level-2 request moves or reads: `signature_type` 0 (or none) the key's own
+ * address, 1 or 2 the one proxy wallet of that type registered for it.
  */
-export function balanceRoutes(
-  balanceOf: (address: string, asset: string) => Promise<Balance>,
-  markets: MarketRegistry,
-  before: Hook<ApiKeyLocals>[],
-  exchanges: readonly string[],
+export function holderOf(
   proxyOf: (signer: string, signatureType: 1 | 2) => string[],
-): Route<ApiKeyLocals>[] {
-  const holder = (signer: string, signatureType: string | null): string => {
+): (signer: string, signatureType: string | null) => string {
+  return (signer, signatureType) => {
     if (signatureType === null || signatureType === '0') return signer;
     if (signatureType !== '1' && signatureType !== '2') throw new HttpError(400, 'signature_type must be 0, 1 or 2');
     const proxies = proxyOf(signer, Number(signatureType) as 1 | 2);
@@ -33,6 +29,35 @@ export function balanceRoutes(
       `several proxy wallets of signature type ${signatureType} are registered for ${signer}; ask the operator for their balances`,
     );
   };
+}
+
+/** What GET /balance-allowance answers for one asset of a holder. */
+export function balanceAllowance(balance: Balance, exchanges: readonly string[]) {
+  const available = String(balance.available);
+  return {
+    balance: String(balance.total),
+    allowance: available,
+    allowances: Object.fromEntries(exchanges.map((e) => [e, available])),
+  };
+}
+
+/** What the routes that read or move a holder's balances need. */
+export interface HolderBalances {
+  /** A holder's balance of an asset, as the core has it. */
+  balanceOf: (address: string, asset: string) => Promise<Balance>;
+  markets: MarketRegistry;
+  /** The exchange contracts an allowance is shown for. */
+  exchanges: readonly string[];
+  /** The proxies of a signer registered for a signature type. */
+  proxyOf: (signer: string, signatureType: 1 | 2) => string[];
+}
+
+/** `before`: level-2 auth, then a check that balances are whole (425 while shards recover). */
+export function balanceRoutes(
+  { balanceOf, markets, exchanges, proxyOf }: HolderBalances,
+  before: Hook<ApiKeyLocals>[],
+): Route<ApiKeyLocals>[] {
+  const holder = holderOf(proxyOf);
   // GET /balance-allowance/update asks the real service to re-read the chain; custody here is
   // off-chain and always current, so it answers what GET /balance-allowance does.
   return ['/balance-allowance', '/balance-allowance/update'].map((path) => ({
@@ -48,15 +73,8 @@ export function balanceRoutes(
       } else if (type !== 'COLLATERAL') {
         throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
       }
-      const balance = await balanceOf(holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type')), asset);
-      const available = String(balance.available);
-      return {
-        body: {
-          balance: String(balance.total),
-          allowance: available,
-          allowances: Object.fromEntries(exchanges.map((e) => [e, available])),
-        },
-      };
+      const address = holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type'));
+      return { body: balanceAllowance(await balanceOf(address, asset), exchanges) };
     },
   }));
 }

@@ -8,11 +8,17 @@ import { catalogMetadata, type CatalogLink } from '@pmx/market-meta';
 import type { BookCache } from '../market-data/book-cache.ts';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
 import { cursorPage } from './token-param.ts';
+import { PAYOUT_UNIT } from '@pmx/events';
+
+/** The detail's `status`: active (open), paused, closed or resolved. */
+const STATUS = { open: 'active', paused: 'paused', closed: 'closed', resolved: 'resolved' } as const;
 
 const PAGE_SIZE = 1000;
 const CONDITION_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
+/** A resolved market's tokens are worth their payouts; otherwise the live price. */
 function tokenPrice(books: BookCache, market: MarketRecord, token: 0 | 1): number {
+  if (market.payouts !== null) return market.payouts[token] / PAYOUT_UNIT;
   const price = books.midpoint(market, token) ?? books.lastTradePrice(market, token);
   return price === null ? 0.5 : Number(price);
 }
@@ -50,12 +56,12 @@ export function marketListing(market: MarketRecord, books: BookCache, link?: Cat
     icon: market.icon || (link?.icon ?? ''),
     image: market.image || (link?.image ?? ''),
     rewards: { rates: [], min_size: 0, max_spread: 0 },
-    is_50_50_outcome: false,
+    is_50_50_outcome: market.payouts !== null && market.payouts[0] === market.payouts[1],
     tokens: market.tokens.map((tokenId, i) => ({
       token_id: tokenId,
       outcome: market.outcomes[i]!,
       price: tokenPrice(books, market, i as 0 | 1),
-      winner: false,
+      winner: market.payouts?.[i] === PAYOUT_UNIT,
     })),
     tags: market.tags.length > 0 ? market.tags : (link?.tags ?? []),
   };
@@ -64,7 +70,7 @@ export function marketListing(market: MarketRecord, books: BookCache, link?: Cat
 export function marketDetail(market: MarketRecord, books: BookCache, link?: CatalogLink) {
   return {
     ...marketListing(market, books, link),
-    status: market.closed ? 'closed' : market.acceptingOrders ? 'active' : 'paused',
+    status: STATUS[market.state],
     market_id: market.marketId,
     slug: market.slug,
     assets_ids: [...market.tokens],

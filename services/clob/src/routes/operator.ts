@@ -164,7 +164,7 @@ export interface OperatorDeps {
   risk: RiskBook;
   funding: Funding;
   proxies: ProxyWallets;
-  /** Makes a new market tradable: risk book and its shard. */
+  /** Makes a new market tradable: risk book and its shard; throws (nothing opened) if its shard refuses. */
   openMarket: (market: MarketRecord) => Promise<void>;
   /** False while the shards recover (balances are being rebuilt) or once trading halted. */
   ready: () => boolean;
@@ -190,7 +190,8 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       options: { before },
       handler: async (ctx) => {
         const wanted = parseNewMarket(ctx.json());
-        const created = await deps.markets.create(wanted);
+        // Stored only once its shard has opened it: a market is made and trading, or not made.
+        const created = await deps.markets.create(wanted, deps.openMarket);
         if (created === 'exists') {
           // A retry (after a timeout) of a create that went through: answered as done, not failed.
           const existing = deps.markets.get(wanted.conditionId);
@@ -198,7 +199,6 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
             return { status: 200, body: marketDetail(existing, deps.books) };
           throw new HttpError(400, 'a market with this condition id or token id exists');
         }
-        await deps.openMarket(created);
         // One whose creation's answer was lost, now taken in, may hold other fields than asked.
         if (!sameMarket(created, wanted))
           throw new HttpError(400, 'a market with this condition id or token id exists');
@@ -236,8 +236,13 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
       handler: async (ctx) => {
         const { address, asset, amount, idempotencyKey } = transfer(ctx.json());
         const outcome = await conflictsAs409(deps.funding.withdraw(address, asset, amount, idempotencyKey));
-        if (outcome === 'refused')
-          throw new HttpError(400, 'not enough available balance (reserved amounts cannot be withdrawn)');
+        if (outcome === 'refused') {
+          const { available, reserved } = deps.risk.balance(address, asset);
+          throw new HttpError(
+            400,
+            `not enough available balance: ${available} of ${asset} available, ${amount} asked (base units; ${reserved} reserved by open orders cannot be withdrawn)`,
+          );
+        }
         return {
           body: {
             address,

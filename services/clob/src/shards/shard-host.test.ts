@@ -1,37 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderType, Side } from '@pmx/matching';
-import type { ShardCommand } from '@pmx/events';
 import { ShardHost } from './shard-host.ts';
-
-const TOKEN = 1_000_000;
-const market: ShardCommand = {
-  type: 'market',
-  market: { key: '0xc1', tokens: ['111', '222'], tickSize: '0.01', minSize: 5 * TOKEN },
-};
-
-function place(
-  orderId: string,
-  owner: string,
-  fields: Partial<Extract<ShardCommand, { type: 'place' }>> = {},
-): ShardCommand {
-  return {
-    type: 'place',
-    orderId,
-    ownerKey: 'key',
-    builder: '0x0',
-    signedAt: 0,
-    owner,
-    market: '0xc1',
-    token: 0,
-    side: Side.BUY,
-    orderType: OrderType.GTC,
-    price: 50,
-    size: 10 * TOKEN,
-    postOnly: false,
-    expiresAt: 0,
-    ...fields,
-  };
-}
+import { TOKEN, market, place } from './shard-fixtures.ts';
 
 describe('ShardHost', () => {
   it('speaks in external ids and addresses, and reports the trade ids a taker made', () => {

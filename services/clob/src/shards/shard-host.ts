@@ -4,8 +4,27 @@
 
 import { createHash } from 'node:crypto';
 import { MatchingEngine, type EngineEvent } from '@pmx/matching';
-import { collateralFor } from '@pmx/risk';
-import type { BookLevels, ShardBatch, ShardCommand, ShardEvent, ShardReply, ShardResult } from '@pmx/events';
+import { collateralFor, redemptionValue } from '@pmx/risk';
+import {
+  custodyAllowed,
+  isPayouts,
+  nextState,
+  takesOrders,
+  type BookLevels,
+  type MarketState,
+  type Payouts,
+  type ShardBatch,
+  type ShardCommand,
+  type ShardEvent,
+  type ShardReply,
+  type ShardResult,
+} from '@pmx/events';
+
+/** Where a market is in its life, as this shard has sequenced it. */
+interface MarketLife {
+  state: MarketState;
+  payouts: Payouts | null;
+}
 
 export class ShardHost {
   private engine = new MatchingEngine();
@@ -13,6 +32,9 @@ export class ShardHost {
   private readonly ownerNames: string[] = [];
   private readonly engineIdOf = new Map<string, number>();
   private readonly externalIdOf = new Map<number, string>();
+  private readonly lives = new Map<string, MarketLife>();
+  /** Events a command records beside the engine's (lifecycle steps, custody movements). */
+  private own: ShardEvent[] = [];
 
   constructor(readonly shard: number) {}
 
@@ -28,7 +50,14 @@ export class ShardHost {
         result = { type: 'error', message: error instanceof Error ? error.message : String(error) };
       }
       const emitted = this.engine.takeEvents();
-      if (result.type === 'error' && emitted.length > 0) result.partial = true;
+      const own = this.own;
+      this.own = [];
+      if (result.type === 'error' && emitted.length + own.length > 0) result.partial = true;
+      const first = events.length;
+      for (const event of own) {
+        touched.add(this.marketOf(event.market));
+        events.push(event);
+      }
       for (const event of emitted) {
         touched.add(event.market);
         const translated = this.translate(event);
@@ -44,6 +73,11 @@ export class ShardHost {
           for (const fill of translated.fills) result.notional += collateralFor(fill.size, fill.takerPrice, ticks);
         }
         this.forgetClosed(event);
+      }
+      // A lifecycle step's own events sit before and after the cancels it caused: one sequence.
+      if (own.length > 0) {
+        const mine = events.splice(first).sort((a, b) => a.seq - b.seq);
+        events.push(...mine);
       }
       if (command.type === 'place' && result.type === 'place' && result.ok && result.status !== 'live')
         this.forget(command.orderId);
@@ -79,11 +113,18 @@ export class ShardHost {
             tickSize: command.market.tickSize,
             minSize: command.market.minSize,
           });
+          this.lives.set(command.market.key, {
+            state: command.market.state ?? 'open',
+            payouts: command.market.payouts ?? null,
+          });
         }
         return { type: 'market', ok: true };
       }
       case 'place': {
         if (this.engineIdOf.has(command.orderId)) return { type: 'place', ok: false, reason: 'duplicate' };
+        const state = this.lives.get(command.market)?.state ?? 'open';
+        if (!takesOrders(state))
+          return { type: 'place', ok: false, reason: state === 'paused' ? 'market-paused' : 'market-closed' };
         const result = this.engine.place(
           {
             market: this.marketOf(command.market),
@@ -138,7 +179,67 @@ export class ShardHost {
           openOrders: this.engine.openOrderCount,
           stateHash: this.bookStateHash(),
         };
+      case 'lifecycle':
+        return this.lifecycle(command, now);
+      case 'custody':
+        return this.custody(command, now);
     }
+  }
+
+  /**
+   * An operator's step: pause, resume, close (every resting order cancelled, reason
+   * 'market-closed'), resolve (closing first when still open or paused). Refused, it says the
+   * market's state; the front end words it.
+   */
+  private lifecycle(command: Extract<ShardCommand, { type: 'lifecycle' }>, now: number): ShardResult {
+    const life = this.lives.get(command.market);
+    const market = this.engine.marketIndex(command.market);
+    if (life === undefined || market === undefined) return { type: 'lifecycle', ok: false, state: 'unknown' };
+    const next = nextState(life.state, command.step);
+    if (next === undefined) return { type: 'lifecycle', ok: false, state: life.state };
+    if (next === 'resolved' && !isPayouts(command.payouts))
+      throw new Error(`resolving ${command.market} needs payouts of a binary market, got ${String(command.payouts)}`);
+    this.engine.expire(now); // what was due before the step is not its doing
+    let cancelled = 0;
+    if (next === 'closed' || (next === 'resolved' && life.state !== 'closed')) {
+      this.record(command.market, 'closed', null, now);
+      cancelled = this.engine.cancelMarket(market, now).length;
+    }
+    const payouts = next === 'resolved' ? command.payouts! : null;
+    if (next !== 'closed') this.record(command.market, next, payouts, now);
+    this.lives.set(command.market, { state: next, payouts });
+    return { type: 'lifecycle', ok: true, state: next, cancelled };
+  }
+
+  private record(market: string, state: MarketState, payouts: Payouts | null, now: number): void {
+    this.own.push({ type: 'lifecycle', seq: this.engine.nextSeq(), at: now, market, state, payouts });
+  }
+
+  /** A custody movement, sequenced with the market's trades; its amounts are already held. */
+  private custody(command: Extract<ShardCommand, { type: 'custody' }>, now: number): ShardResult {
+    const life = this.lives.get(command.market);
+    if (life === undefined || this.engine.marketIndex(command.market) === undefined)
+      return { type: 'custody', ok: false, state: 'unknown' };
+    if (!custodyAllowed(life.state, command.op)) return { type: 'custody', ok: false, state: life.state };
+    const { tokens } = command;
+    if (!tokens.every((t) => Number.isSafeInteger(t) && t >= 0) || tokens[0] + tokens[1] === 0)
+      throw new Error(`custody ${command.id}: amounts must be non-negative integers, not both 0`);
+    if (command.op !== 'redeem' && tokens[0] !== tokens[1])
+      throw new Error(`custody ${command.id}: a ${command.op} moves as many of each token`);
+    const collateral = command.op === 'redeem' ? redemptionValue(tokens, life.payouts!).total : tokens[0];
+    this.own.push({
+      type: 'custody',
+      seq: this.engine.nextSeq(),
+      at: now,
+      id: command.id,
+      market: command.market,
+      owner: command.owner,
+      op: command.op,
+      tokens: [tokens[0], tokens[1]],
+      collateral,
+      payouts: command.op === 'redeem' ? life.payouts : null,
+    });
+    return { type: 'custody', ok: true, collateral };
   }
 
   /**
@@ -148,7 +249,10 @@ export class ShardHost {
   bookStateHash(): string {
     const snapshot = this.engine.snapshot();
     const hash = createHash('sha256');
-    for (const m of snapshot.markets) hash.update(`${m.spec.key}|${m.lastTrade};`);
+    for (const m of snapshot.markets) {
+      const life = this.lives.get(m.spec.key);
+      hash.update(`${m.spec.key}|${m.lastTrade}|${life?.state}|${life?.payouts?.join(',') ?? ''};`);
+    }
     for (const o of snapshot.orders) {
       hash.update(
         `${o.market}|${this.external(o.orderId)}|${this.ownerNames[o.owner]}|${o.token}|${o.side}|${o.price}|${o.size}|${o.remaining}|${o.orderType}|${o.expiresAt};`,
@@ -161,6 +265,7 @@ export class ShardHost {
   private restore(command: Extract<ShardCommand, { type: 'restore' }>): ShardResult {
     const current = this.engine.snapshot();
     if (current.orders.length > 0) throw new Error(`shard ${this.shard} already has open orders`);
+    for (const { market, state, payouts } of command.markets ?? []) this.lives.set(market, { state, payouts });
     const lastTrades = new Map(command.lastTrades.map((t) => [t.market, t.ticks]));
     const markets = current.markets.map((m) => ({ ...m, lastTrade: lastTrades.get(m.spec.key) ?? m.lastTrade }));
     const index = new Map(markets.map((m, i) => [m.spec.key, i]));

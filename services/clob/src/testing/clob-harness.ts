@@ -22,6 +22,8 @@ export interface Harness {
   url: string;
   /** The front end's own database, and the BullMQ prefix of its shard queues. */
   sql: TestDatabase['sql'];
+  /** The same database's URL (another service's test instance may share it). */
+  pgUrl: string;
   redisPrefix: string;
   app: ClobApp;
   operatorKey: string;
@@ -104,6 +106,7 @@ export async function startClob(
   const harness: Harness = {
     ...booted,
     sql: db.sql,
+    pgUrl: db.url,
     redisPrefix: prefix.slice(0, -1),
     operatorKey,
     operator,

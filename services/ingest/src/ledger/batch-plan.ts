@@ -1,129 +1,33 @@
 // Turns one shard batch's events into the rows one transaction writes: new orders (already
 // folded to their end-of-batch state), updates of older orders, trades, maker fills, ledger
-// entries, net balance changes, token movements for positions, and collateral locked per market.
+// entries, net balance changes, token movements for positions, collateral locked per market
+// (with what redemptions paid and burnt), and markets' lifecycle steps.
 // Pure: no I/O, so the SQL side is a handful of set-based statements over these arrays.
 
 import { averagePrice, formatPrice } from '@pmx/codec';
 import { MatchKind, Side, type TokenIndex } from '@pmx/matching';
-import { collateralFor } from '@pmx/risk';
+import { collateralFor, halves, redemptionValue } from '@pmx/risk';
 import { transactionHash, type ShardEvent } from '@pmx/events';
 import type { LedgerMarket } from './market-directory.ts';
-import { causeOfKind, kindName, orderTypeName, sideName, type Cause, type KindName, type SideName } from './names.ts';
+import { causeOfKind, kindName, orderTypeName, sideName, type Cause } from './names.ts';
 import type { TokenMovement } from './positions.ts';
+import type {
+  BalanceDelta,
+  BatchPlan,
+  CollateralChange,
+  FillRow,
+  LedgerEntryRow,
+  MarketStateChange,
+  NewOrderRow,
+  OrderStatus,
+  OrderUpdate,
+  TradeRow,
+} from './plan-rows.ts';
 
 export const COLLATERAL = 'collateral';
 
 type TradeEvent = Extract<ShardEvent, { type: 'trade' }>;
-
-export type OrderStatus = 'live' | 'matched' | 'cancelled' | 'expired' | 'unmatched';
-
-export interface NewOrderRow {
-  orderId: string;
-  market: string;
-  token: TokenIndex;
-  assetId: string;
-  side: SideName;
-  orderType: string;
-  priceTicks: number;
-  price: string;
-  size: number;
-  matched: number;
-  status: OrderStatus;
-  closeReason: string | null;
-  owner: string;
-  ownerKey: string | null;
-  builder: string | null;
-  /** The signed order's timestamp in ms, null when unknown. */
-  signedAt: number | null;
-  postOnly: boolean;
-  /** ms, 0 when the order has no expiry. */
-  expiresAt: number;
-  createdAt: number;
-  updatedAt: number;
-  acceptedSeq: number;
-}
-
-/** A change to an order accepted in an earlier batch. */
-export interface OrderUpdate {
-  orderId: string;
-  matchedDelta: number;
-  /** Set when the order closed in this batch; a fill that completes it is decided in SQL. */
-  status: OrderStatus | null;
-  closeReason: string | null;
-  updatedAt: number;
-}
-
-export interface TradeRow {
-  tradeId: string;
-  seq: number;
-  market: string;
-  takerToken: TokenIndex;
-  assetId: string;
-  takerOrderId: string;
-  takerAddress: string;
-  side: SideName;
-  size: number;
-  notional: number;
-  price: string;
-  priceTicks: number;
-  matchTime: number;
-  transactionHash: string;
-  feeRateBps: number;
-}
-
-export interface FillRow {
-  tradeId: string;
-  idx: number;
-  /** Its trade's sequence and time: a maker's trades are paged in that order. */
-  seq: number;
-  matchTime: number;
-  makerOrderId: string;
-  makerAddress: string;
-  makerToken: TokenIndex;
-  makerAssetId: string;
-  makerSide: SideName;
-  size: number;
-  makerPriceTicks: number;
-  makerPrice: string;
-  takerPriceTicks: number;
-  kind: KindName;
-  feeRateBps: number;
-}
-
-export interface LedgerEntryRow {
-  address: string;
-  asset: string;
-  delta: bigint;
-  cause: Cause;
-  tradeId: string;
-  seq: number;
-  at: number;
-}
-
-export interface BalanceDelta {
-  address: string;
-  asset: string;
-  delta: bigint;
-}
-
-export interface CollateralChange {
-  market: string;
-  minted: bigint;
-  merged: bigint;
-}
-
-export interface BatchPlan {
-  newOrders: NewOrderRow[];
-  orderUpdates: OrderUpdate[];
-  trades: TradeRow[];
-  fills: FillRow[];
-  entries: LedgerEntryRow[];
-  /** Sorted by address then asset, so concurrent shards lock balance rows in one order. */
-  balanceDeltas: BalanceDelta[];
-  /** In event order: positions are path-dependent. */
-  movements: TokenMovement[];
-  collateral: CollateralChange[];
-}
+type CustodyEvent = Extract<ShardEvent, { type: 'custody' }>;
 
 /** The signed order's builder, or null when it carried none (empty or all zeros). */
 export function builderOf(builder: string): string | null {
@@ -139,6 +43,7 @@ class PlanBuilder {
   private readonly balances = new Map<string, BalanceDelta>();
   private readonly movements: TokenMovement[] = [];
   private readonly collateral = new Map<string, CollateralChange>();
+  private readonly marketStates = new Map<string, MarketStateChange>();
 
   constructor(private readonly market: (conditionId: string) => LedgerMarket) {}
 
@@ -180,6 +85,69 @@ class PlanBuilder {
       case 'expired':
         this.close(event.orderId, 'expired', 'expired', event.at);
         return;
+      case 'custody':
+        this.addCustody(event);
+        return;
+      case 'lifecycle': {
+        const change = this.marketStates.get(event.market) ?? {
+          market: event.market,
+          state: event.state,
+          payouts: null,
+          closedAt: null,
+          resolvedAt: null,
+        };
+        change.state = event.state;
+        change.payouts = event.payouts;
+        if (event.state === 'closed') change.closedAt = event.at;
+        if (event.state === 'resolved') change.resolvedAt = event.at;
+        this.marketStates.set(event.market, change);
+        return;
+      }
+    }
+  }
+
+  /**
+   * A split buys `tokens` of each token at half the collateral each (token0 the half rounded
+   * down); a merge sells them at those halves; a redemption sells each token at what it paid.
+   */
+  private addCustody(event: CustodyEvent): void {
+    const market = this.market(event.market);
+    const { owner, tokens, collateral } = event;
+    const cash = event.op === 'redeem' ? redemptionValue(tokens, event.payouts!) : undefined;
+    if (cash !== undefined && cash.total !== collateral)
+      throw new Error(`redemption ${event.id} pays ${collateral}, its payouts give ${cash.total}`);
+    const perToken = cash?.perToken ?? halves(collateral);
+    const bought = event.op === 'split';
+    const entry = (asset: string, delta: number): LedgerEntryRow => ({
+      address: owner,
+      asset,
+      delta: BigInt(delta),
+      cause: event.op,
+      tradeId: null,
+      seq: event.seq,
+      at: event.at,
+    });
+    const entries = [entry(COLLATERAL, bought ? -collateral : collateral)];
+    market.tokens.forEach((asset, token) => {
+      if (tokens[token] === 0) return;
+      entries.push(entry(asset, bought ? tokens[token]! : -tokens[token]!));
+      this.movements.push({
+        address: owner,
+        asset,
+        market: market.conditionId,
+        token,
+        bought,
+        size: tokens[token]!,
+        cash: perToken[token]!,
+      });
+    });
+    this.addEntries(entries);
+    const change = this.collateralOf(market.conditionId);
+    if (event.op === 'split') change.minted += BigInt(tokens[0]);
+    else if (event.op === 'merge') change.merged += BigInt(tokens[0]);
+    else {
+      change.paidOut += BigInt(collateral);
+      change.burnt = [change.burnt[0] + BigInt(tokens[0]), change.burnt[1] + BigInt(tokens[1])];
     }
   }
 
@@ -300,7 +268,12 @@ class PlanBuilder {
       transactionHash: transactionHash(event.tradeId),
       feeRateBps: market.takerFeeBps,
     });
-    for (const entry of entries.values()) {
+    this.addEntries(entries.values());
+  }
+
+  /** Ledger entries and the balance changes they make (an entry of 0 moves nothing). */
+  private addEntries(entries: Iterable<LedgerEntryRow>): void {
+    for (const entry of entries) {
       if (entry.delta === 0n) continue;
       this.entries.push(entry);
       const key = `${entry.address}\u0000${entry.asset}`;
@@ -311,9 +284,15 @@ class PlanBuilder {
     }
   }
 
-  private lockChange(market: string, kind: MatchKind, size: number): void {
+  private collateralOf(market: string): CollateralChange {
     let change = this.collateral.get(market);
-    if (change === undefined) this.collateral.set(market, (change = { market, minted: 0n, merged: 0n }));
+    if (change === undefined)
+      this.collateral.set(market, (change = { market, minted: 0n, merged: 0n, paidOut: 0n, burnt: [0n, 0n] }));
+    return change;
+  }
+
+  private lockChange(market: string, kind: MatchKind, size: number): void {
+    const change = this.collateralOf(market);
     if (kind === MatchKind.MINT) change.minted += BigInt(size);
     else change.merged += BigInt(size);
   }
@@ -331,6 +310,7 @@ class PlanBuilder {
       balanceDeltas,
       movements: this.movements,
       collateral: [...this.collateral.values()],
+      marketStates: [...this.marketStates.values()],
     };
   }
 }

@@ -4,7 +4,7 @@
 // trigger also takes, so the two never deadlock.
 
 import type { TransactionSql } from '@pmx/db';
-import type { BatchPlan } from './batch-plan.ts';
+import type { BatchPlan } from './plan-rows.ts';
 import type { MidpointChange } from '../history/book-tracker.ts';
 import { pgArray } from './pg-array.ts';
 import type { Position, TokenMovement } from './positions.ts';
@@ -135,12 +135,38 @@ export function upsertCollateral(tx: Tx, plan: BatchPlan) {
   const rows = plan.collateral;
   if (rows.length === 0) return null;
   return tx`
-    INSERT INTO market_collateral AS c (condition_id, locked, minted, merged)
-    SELECT m, minted - merged, minted, merged
+    INSERT INTO market_collateral AS c (condition_id, locked, minted, merged, paid_out, burnt0, burnt1)
+    SELECT m, minted - merged - paid, minted, merged, paid, b0, b1
       FROM unnest(${pgArray(rows.map((r) => r.market))}::text[], ${pgArray(rows.map((r) => r.minted))}::numeric[],
-                  ${pgArray(rows.map((r) => r.merged))}::numeric[]) AS x(m, minted, merged)
+                  ${pgArray(rows.map((r) => r.merged))}::numeric[], ${pgArray(rows.map((r) => r.paidOut))}::numeric[],
+                  ${pgArray(rows.map((r) => r.burnt[0]))}::numeric[], ${pgArray(rows.map((r) => r.burnt[1]))}::numeric[])
+        AS x(m, minted, merged, paid, b0, b1)
     ON CONFLICT (condition_id) DO UPDATE
-       SET locked = c.locked + EXCLUDED.locked, minted = c.minted + EXCLUDED.minted, merged = c.merged + EXCLUDED.merged, updated_at = now()`;
+       SET locked = c.locked + EXCLUDED.locked, minted = c.minted + EXCLUDED.minted, merged = c.merged + EXCLUDED.merged,
+           paid_out = c.paid_out + EXCLUDED.paid_out, burnt0 = c.burnt0 + EXCLUDED.burnt0, burnt1 = c.burnt1 + EXCLUDED.burnt1,
+           updated_at = now()`;
+}
+
+/**
+ * Markets' lifecycle steps: state, payouts, when they closed and resolved, and the listing flags
+ * that follow the state (closed once closed or resolved; accepting orders only while open).
+ */
+export function updateMarketStates(tx: Tx, plan: BatchPlan) {
+  const rows = plan.marketStates;
+  if (rows.length === 0) return null;
+  return tx`
+    UPDATE markets m
+       SET state = x.state,
+           payouts = CASE WHEN x.state = 'resolved' THEN ARRAY[x.p0, x.p1] END,
+           closed_at = coalesce(to_timestamp(x.closed / 1000.0), m.closed_at),
+           resolved_at = coalesce(to_timestamp(x.resolved / 1000.0), m.resolved_at),
+           closed = x.state IN ('closed', 'resolved'),
+           accepting_orders = x.state = 'open'
+      FROM unnest(${pgArray(rows.map((r) => r.market))}::text[], ${pgArray(rows.map((r) => r.state))}::text[],
+                  ${pgArray(rows.map((r) => r.payouts?.[0] ?? null))}::bigint[], ${pgArray(rows.map((r) => r.payouts?.[1] ?? null))}::bigint[],
+                  ${pgArray(rows.map((r) => r.closedAt))}::bigint[], ${pgArray(rows.map((r) => r.resolvedAt))}::bigint[])
+        AS x(market, state, p0, p1, closed, resolved)
+     WHERE m.condition_id = x.market`;
 }
 
 /** A midpoint change at the end of the batch ending at `seq`, at that batch's time (ms). */

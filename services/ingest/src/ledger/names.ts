@@ -4,7 +4,7 @@ import { MatchKind, OrderType, Side } from '@pmx/matching';
 
 export type SideName = 'BUY' | 'SELL';
 export type KindName = 'transfer' | 'mint' | 'merge';
-export type Cause = 'deposit' | 'withdrawal' | 'trade' | 'mint' | 'merge';
+export type Cause = 'deposit' | 'withdrawal' | 'trade' | 'mint' | 'merge' | 'split' | 'redeem';
 
 export function sideName(side: Side): SideName {
   return side === Side.BUY ? 'BUY' : 'SELL';

@@ -21,6 +21,7 @@ import {
   updateOrders,
   upsertBalances,
   upsertCollateral,
+  updateMarketStates,
   writePositions,
   type MidpointRow,
   type Tx,
@@ -173,6 +174,7 @@ export class ShardLedger {
       upsertBalances(tx, plan),
       upsertCollateral(tx, plan),
       insertMidpoints(tx, this.shard, midpoints),
+      updateMarketStates(tx, plan),
       ensurePositions(tx, keys),
     ];
     // Issued in this order on the transaction's connection; positions are locked last.

@@ -12,6 +12,8 @@ export function refusalOf(error: unknown, doing: string): Refusal {
   if (error instanceof HttpError) {
     if (error.status === 425) return { code: ResultCode.RECOVERING, detail: error.message };
     if (error.status === 401) return { code: ResultCode.KEY_DELETED };
+    if (error.status === 400) return { code: ResultCode.BAD_REQUEST, detail: error.message };
+    if (error.status === 404) return { code: ResultCode.NOT_FOUND, detail: error.message };
     if (/halted/.test(error.message)) return { code: ResultCode.HALTED, detail: error.message };
     if (/stopping/.test(error.message)) return { code: ResultCode.STOPPING, detail: error.message };
     return { code: ResultCode.UNAVAILABLE, detail: error.message };
