@@ -44,7 +44,8 @@ async function resolve(market: TestMarket, payouts: [number, number]): Promise<v
                                    ADD COLUMN IF NOT EXISTS payouts bigint[],
                                    ADD COLUMN IF NOT EXISTS closed_at timestamptz,
                                    ADD COLUMN IF NOT EXISTS resolved_at timestamptz`;
-  await db.sql`UPDATE markets SET state = 'resolved', payouts = ${payouts}::bigint[], closed_at = now(), resolved_at = now()
+  await db.sql`UPDATE markets SET state = 'resolved', payouts = ${payouts}::bigint[], closed = true, accepting_orders = false,
+                    closed_at = now(), resolved_at = now()
                 WHERE condition_id = ${market.conditionId}`;
 }
 

@@ -43,7 +43,7 @@ export async function createClobApp(config: ClobConfig, options: { sql?: Sql } =
     if (options.sql === undefined) await sql.end({ timeout: 2 });
     throw error;
   }
-  const view = new CoreView(core.markets);
+  const view = new CoreView(core.markets, true);
   const link = new LocalLink(core.service, view);
   const gateway = await createGateway(config, {
     sql,

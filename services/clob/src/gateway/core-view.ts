@@ -17,7 +17,14 @@ export class CoreView {
   /** Publications other parts of the gateway follow (keys deleted, proxies changed, trades). */
   private readonly listeners = new Set<(publication: Publication) => void>();
 
-  constructor(private readonly markets: MarketRegistry) {}
+  /**
+   * `markets`: the gateway's registry, kept from the core's publications; or, in one process with
+   * the core, the core's own (`shared`), which the core keeps itself.
+   */
+  constructor(
+    private readonly markets: MarketRegistry,
+    private readonly shared = false,
+  ) {}
 
   on(listener: (publication: Publication) => void): void {
     this.listeners.add(listener);
@@ -25,7 +32,7 @@ export class CoreView {
 
   /** A core (a new one after a failover) sent its whole state. */
   applySnapshot(snapshot: CoreSnapshot): void {
-    for (const market of snapshot.markets) this.markets.adopt(market);
+    if (!this.shared) for (const market of snapshot.markets) this.markets.adopt(market);
     this.books.clear();
     const at = Date.now();
     for (const levels of snapshot.books) this.books.update(levels, at);
@@ -43,7 +50,7 @@ export class CoreView {
         for (const levels of publication.books) this.books.update(levels, publication.at);
         break;
       case 'market':
-        this.markets.adopt(publication.market);
+        if (!this.shared) this.markets.adopt(publication.market);
         break;
       case 'status':
         this.setStatus(publication.status);
