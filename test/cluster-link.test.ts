@@ -65,9 +65,10 @@ async function marketWithTraders(
   core: CoreProcess,
   yes: string,
   tokens: bigint,
-): Promise<{ seller: Trader; buyer: Trader }> {
+): Promise<{ seller: Trader; buyer: Trader; conditionId: string }> {
+  const conditionId = `0x${randomBytes(32).toString('hex')}`;
   await operator(core, 'POST', '/operator/markets', {
-    condition_id: `0x${randomBytes(32).toString('hex')}`,
+    condition_id: conditionId,
     question: `Market ${yes}?`,
     min_order_size: '1',
     tokens: [
@@ -82,7 +83,7 @@ async function marketWithTraders(
     await operator(core, 'POST', '/operator/deposit', { address: trader.address, amount: String(1000n * USDC) });
   }
   await operator(core, 'POST', '/operator/deposit', { address: seller.address, asset: yes, amount: String(tokens) });
-  return { seller, buyer };
+  return { seller, buyer, conditionId };
 }
 
 beforeAll(async () => {
@@ -134,6 +135,34 @@ describe('a cluster of two gateways and a core with a standby', () => {
       const trades = await buyer.authed('GET', '/data/trades');
       expect(trades.body.data).toMatchObject([{ id: tradeId, status: 'CONFIRMED' }]);
     });
+  }, 60_000);
+
+  it('tells every gateway of a pause and a resume, and splits collateral through a gateway in the core', async () => {
+    const core = cores[0]!;
+    const { seller: trader, conditionId } = await marketWithTraders(core, '991', 1n * USDC);
+    await operator(core, 'POST', `/operator/markets/${conditionId}/pause`);
+    for (const i of [0, 1]) {
+      const market = await (await fetch(`${gatewayUrl(i)}/markets/${conditionId}`)).json();
+      expect(market).toMatchObject({ accepting_orders: false });
+    }
+    trader.baseUrl = gatewayUrl(1);
+    const refused = await trader.authed(
+      'POST',
+      '/order',
+      await trader.signOrder({ tokenId: '991', ...limit('BUY', '0.5', 2) }),
+    );
+    expect(refused).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^market is paused/) } });
+    await operator(core, 'POST', `/operator/markets/${conditionId}/resume`);
+    const split = await trader.authed('POST', '/split', { market: conditionId, amount: String(3n * USDC) });
+    expect(split.status).toBe(200);
+    expect(split.body.balances['991']).toMatchObject({ balance: String(4n * USDC) });
+    const placed = await trader.authed(
+      'POST',
+      '/order',
+      await trader.signOrder({ tokenId: '991', ...limit('SELL', '0.5', 2) }),
+    );
+    expect(placed.body).toMatchObject({ success: true, status: 'live' });
+    expect(core.core.core.risk.checkInvariants()).toEqual([]);
   }, 60_000);
 
   it('matches orders from either gateway in one book, and takes orders again within 2 s of a takeover', async () => {
