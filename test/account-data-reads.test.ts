@@ -1,9 +1,9 @@
 // Account data over a ledger that ingest's ShardLedger writes from real engine events, the data
 // service following it from the start: every sort, filter, default and bound of GET /positions,
 // /closed-positions and /holders; resolved markets (their payout is the price, a paying token is
-// redeemable; the lifecycle's columns are added here where its migration is not in yet); a
-// redemption as the lifecycle writes it; every error in the contract's `<code>: <detail>` shape; the
-// IP allowlist; and the same answers from a service started afresh.
+// redeemable); every error in the contract's `<code>: <detail>` shape; the IP allowlist; and the
+// same answers from a service started afresh. Redemptions, and a market's whole life through the
+// exchange: account-data-lifecycle.test.ts.
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,17 +36,6 @@ async function listInCatalog(market: TestMarket, title: string, endDate: string 
   await db.sql`
     INSERT INTO catalog_markets (condition_id, question, slug, end_date)
     VALUES (${market.conditionId}, ${title}, ${title.toLowerCase().replaceAll(' ', '-').replace('?', '')}, ${endDate})`;
-}
-
-/** The lifecycle's columns (its migration 017), added here when they are not in the schema yet. */
-async function resolve(market: TestMarket, payouts: [number, number]): Promise<void> {
-  await db.sql`ALTER TABLE markets ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'open',
-                                   ADD COLUMN IF NOT EXISTS payouts bigint[],
-                                   ADD COLUMN IF NOT EXISTS closed_at timestamptz,
-                                   ADD COLUMN IF NOT EXISTS resolved_at timestamptz`;
-  await db.sql`UPDATE markets SET state = 'resolved', payouts = ${payouts}::bigint[], closed = true, accepting_orders = false,
-                    closed_at = now(), resolved_at = now()
-                WHERE condition_id = ${market.conditionId}`;
 }
 
 beforeAll(async () => {
@@ -96,8 +85,10 @@ beforeAll(async () => {
   await listInCatalog(m.delta, 'Delta wins?', null);
   await listInCatalog(m.echo, 'Echo wins?', '2026-12-01T00:00:00Z');
   await listInCatalog(m.foxtrot, 'Foxtrot wins?', '2027-04-01T00:00:00Z');
-  await resolve(m.bravo, [T, 0]); // Alice's YES pays 1
-  await resolve(m.charlie, [T, 0]); // Alice's NO pays nothing
+  await writer.batch((ops) => {
+    ops.resolve(m.bravo, [T, 0]); // Alice's YES pays 1
+    ops.resolve(m.charlie, [T, 0]); // Alice's NO pays nothing
+  });
 
   // Carol: 120 markets bought from Dave, 12 of them sold back (closed).
   many = [];
@@ -422,38 +413,9 @@ function statusOver(socketPath: string, path: string, forwardedFor: string): Pro
   });
 }
 
-describe('redemption and restart', () => {
+describe('restart', () => {
   it('keeps the ledger sound after the trades', async () => {
     expect(await checkLedger(db.sql)).toEqual([]);
-  });
-
-  it('moves a redeemed position to the closed ones, as the lifecycle writes a redemption', async () => {
-    // What the lifecycle's ingest commits for Alice redeeming 10 YES of bravo at 1: the tokens go,
-    // the payout less the cost is realized (10 − 7 = 3), the batch is notified like any other.
-    // On a shard of its own (1), so the engine's sequence on shard 0 goes on undisturbed.
-    await db.sql.begin(async (tx) => {
-      await tx`INSERT INTO ledger_entries (address, asset, delta, cause, shard, seq)
-               VALUES (${ALICE}, ${m.bravo.tokens[0]}, ${-10 * T}, 'redeem', 1, 1),
-                      (${ALICE}, 'collateral', ${10 * T}, 'redeem', 1, 1)`;
-      await tx`UPDATE balances SET amount = amount + CASE asset WHEN 'collateral' THEN ${10 * T}::numeric ELSE ${-10 * T}::numeric END
-                WHERE address = ${ALICE} AND asset IN ('collateral', ${m.bravo.tokens[0]})`;
-      await tx`UPDATE positions SET size = 0, cost_basis = 0, realized_pnl = realized_pnl + ${3 * T},
-                      closed_cost = closed_cost + ${7 * T}, updated_at = now()
-                WHERE address = ${ALICE} AND asset = ${m.bravo.tokens[0]}`;
-      await tx`INSERT INTO shard_offsets (shard, last_seq) VALUES (1, 1)`;
-      await tx`SELECT pg_notify('pmx_ledger', '1:1')`;
-    });
-    const closed = await data.until(`/closed-positions?user=${ALICE}`, (r) => r.body.length === 2);
-    expect(closed.body[0]).toMatchObject({
-      asset: asset(m.bravo, 0),
-      size: 0,
-      avgPrice: 0.7,
-      realizedPnl: 3,
-      percentRealizedPnl: 42.8571,
-      curPrice: 1,
-      redeemable: false,
-    });
-    expect(assets(await data.get(`/positions?user=${ALICE}&redeemable=true`))).toEqual([]);
   });
 
   it('shows after a restart exactly what it showed live', async () => {

@@ -12,7 +12,6 @@ import { CatalogLinks } from '@pmx/market-meta';
 import { logger } from '@pmx/config';
 import { AccountState } from './account-state.ts';
 import {
-  hasLifecycle,
   readMarkets,
   readMovedKeys,
   readPositions,
@@ -60,7 +59,6 @@ export class AccountProjection {
   readonly stats: ProjectionStats = { batches: 0, snapshots: 0 };
   /** Each shard's sequence number the read model is complete up to. */
   private readonly applied = new Map<number, number>();
-  private lifecycle = false;
   private pending = nothingPending();
   private scheduled: Promise<void> | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -156,7 +154,6 @@ export class AccountProjection {
     for (const profile of snapshot.profiles) state.putProfile(profile);
     // The clob's prices carry over: they are not in Postgres.
     state.adoptPrices(this.state);
-    this.lifecycle = snapshot.lifecycle;
     this.applied.clear();
     for (const [shard, seq] of snapshot.offsets) this.applied.set(shard, seq);
     this.state = state;
@@ -175,9 +172,8 @@ export class AccountProjection {
     });
     const state = this.state;
     const apply = async (reader: Reader) => {
-      if (batch.markets.size > 0) this.lifecycle = await hasLifecycle(reader);
       const [markets, moved, profiles] = await Promise.all([
-        batch.markets.size > 0 ? readMarkets(reader, this.lifecycle, [...batch.markets]) : [],
+        batch.markets.size > 0 ? readMarkets(reader, [...batch.markets]) : [],
         readMovedKeys(reader, ranges),
         batch.profiles.size > 0 ? readProfiles(reader, [...batch.profiles]) : [],
       ]);
@@ -185,7 +181,7 @@ export class AccountProjection {
       for (const position of await readPositions(reader, [...moved, ...transfers])) state.putPosition(position);
       const awaited = state.awaitedMarkets();
       if (awaited.length > 0)
-        for (const market of await readMarkets(reader, this.lifecycle, awaited))
+        for (const market of await readMarkets(reader, awaited))
           state.putMarket(market, this.links.get(market.conditionId));
       const found = new Set(profiles.map((p) => p.id));
       for (const profile of profiles) state.putProfile(profile);

@@ -1,6 +1,6 @@
 // Every query the account-data service makes: a consistent snapshot at start (markets, shard
-// offsets, positions, profiles) and, per batch of change notifications, the rows they name. The
-// lifecycle's market columns (state, payouts) are read where the schema has them.
+// offsets, positions, profiles) and, per batch of change notifications, the rows they name. A
+// market's row carries its lifecycle state and, once resolved, its payouts.
 
 import type { Sql, TransactionSql } from '@pmx/db';
 
@@ -63,19 +63,10 @@ export interface ShardRange {
 
 const POSITION_BATCH = 5000;
 
-/** Whether the markets table has the lifecycle's state and payouts columns (migration 017). */
-export async function hasLifecycle(sql: Reader): Promise<boolean> {
-  const rows = await sql`
-    SELECT count(*)::int AS n FROM information_schema.columns
-     WHERE table_schema = current_schema() AND table_name = 'markets' AND column_name IN ('state', 'payouts')`;
-  return rows[0]!.n === 2;
-}
-
 /** Everything at one instant: a REPEATABLE READ transaction, read-only. */
-export async function readSnapshot(sql: Sql): Promise<Snapshot & { lifecycle: boolean }> {
+export async function readSnapshot(sql: Sql): Promise<Snapshot> {
   return (await sql.begin('isolation level repeatable read read only', async (tx) => {
-    const lifecycle = await hasLifecycle(tx);
-    const markets = await readMarkets(tx, lifecycle);
+    const markets = await readMarkets(tx);
     const offsets = await tx<{ shard: number; last_seq: string }[]>`SELECT shard, last_seq FROM shard_offsets`;
     const positions: PositionRow[] = [];
     for await (const rows of tx<RawPosition[]>`${positionColumns(tx)} WHERE p.market IS NOT NULL`.cursor(
@@ -84,13 +75,12 @@ export async function readSnapshot(sql: Sql): Promise<Snapshot & { lifecycle: bo
       for (const row of rows) positions.push(fromPositionRow(row));
     const profiles = await readProfiles(tx);
     return {
-      lifecycle,
       markets,
       offsets: new Map(offsets.map((o) => [o.shard, Number(o.last_seq)])),
       positions,
       profiles,
     };
-  })) as Snapshot & { lifecycle: boolean };
+  })) as Snapshot;
 }
 
 interface RawMarket {
@@ -104,19 +94,15 @@ interface RawMarket {
   outcome0: string;
   outcome1: string;
   neg_risk: boolean;
-  state?: MarketState;
-  payouts?: string[] | null;
+  state: MarketState;
+  payouts: string[] | null;
 }
 
 /** Order-book markets (all, or those of `conditionIds`). */
-export async function readMarkets(
-  sql: Reader,
-  lifecycle: boolean,
-  conditionIds?: readonly string[],
-): Promise<MarketRow[]> {
+export async function readMarkets(sql: Reader, conditionIds?: readonly string[]): Promise<MarketRow[]> {
   const rows = await sql<RawMarket[]>`
-    SELECT condition_id, question, market_slug, icon, end_date_iso, token0, token1, outcome0, outcome1, neg_risk
-           ${lifecycle ? sql`, state, payouts::text[] AS payouts` : sql``}
+    SELECT condition_id, question, market_slug, icon, end_date_iso, token0, token1, outcome0, outcome1, neg_risk,
+           state, payouts::text[] AS payouts
       FROM markets
      ${conditionIds === undefined ? sql`` : sql`WHERE condition_id = ANY(${conditionIds as string[]}::text[])`}`;
   return rows.map((r) => ({
@@ -128,7 +114,7 @@ export async function readMarkets(
     tokens: [r.token0, r.token1],
     outcomes: [r.outcome0, r.outcome1],
     negRisk: r.neg_risk,
-    state: r.state ?? 'open',
+    state: r.state,
     payouts: r.payouts?.length === 2 ? [BigInt(r.payouts[0]!), BigInt(r.payouts[1]!)] : null,
   }));
 }

@@ -1,7 +1,8 @@
 // Test-only: a shard in miniature that produces the real engine's events as ShardJobs, the way
-// the front end's shard threads do (external order ids and addresses, trade id `<shard>-<seq>`),
-// and optionally mirrors them into a RiskBook (reserve on place, settle on trade, release on
-// close) so tests can compare the SQL ledger with the in-memory one.
+// the front end's shard threads do (external order ids and addresses, trade id `<shard>-<seq>`;
+// a resolution and a redemption numbered with them), and optionally mirrors them into a RiskBook
+// (reserve on place, settle on trade and redemption, release on close) so tests can compare the
+// SQL ledger with the in-memory one.
 
 import {
   MatchingEngine,
@@ -12,8 +13,8 @@ import {
   type TickSize,
   type TokenIndex,
 } from '@pmx/matching';
-import { COLLATERAL, RiskBook, settleTrade } from '@pmx/risk';
-import type { ShardEvent, ShardJob } from '@pmx/events';
+import { COLLATERAL, redemptionValue, RiskBook, settleCustody, settleTrade } from '@pmx/risk';
+import type { MarketState, Payouts, ShardEvent, ShardJob } from '@pmx/events';
 
 export interface TestMarket {
   conditionId: string;
@@ -50,6 +51,10 @@ export interface BatchOps {
   place(spec: PlaceSpec): PlaceResult;
   cancel(orderId: string): boolean;
   expire(): number;
+  /** As the clob's shard resolves an open market: closed first (its resting orders cancelled), then resolved. */
+  resolve(market: TestMarket, payouts: Payouts): void;
+  /** `owner` redeems every token of the resolved `market` it holds; the collateral paid. */
+  redeem(owner: string, market: TestMarket): number;
 }
 
 export class EngineShard {
@@ -60,6 +65,8 @@ export class EngineShard {
   private readonly engineIds = new Map<string, number>();
   private readonly externalIds = new Map<number, string>();
   private readonly signed = new Map<string, { ownerKey: string; builder: string; signedAt: number }>();
+  private readonly payouts = new Map<string, Payouts>();
+  private redemptions = 0;
 
   constructor(readonly shard: number) {}
 
@@ -140,6 +147,42 @@ export class EngineShard {
         const expired = this.engine.expire(now);
         drain();
         return expired;
+      },
+      resolve: (market, payouts) => {
+        const key = market.conditionId;
+        if (this.payouts.has(key)) throw new Error(`${key} is already resolved`);
+        const step = (state: MarketState, paid: Payouts | null) =>
+          events.push({ type: 'lifecycle', seq: this.engine.nextSeq(), at: now, market: key, state, payouts: paid });
+        step('closed', null);
+        this.engine.cancelMarket(this.engine.marketIndex(key)!, now);
+        drain();
+        step('resolved', payouts);
+        this.payouts.set(key, payouts);
+        this.risk.resolve(key, payouts);
+      },
+      redeem: (owner, market) => {
+        const payouts = this.payouts.get(market.conditionId);
+        if (payouts === undefined) throw new Error(`${market.conditionId} is not resolved`);
+        const tokens = market.tokens.map((token) => this.risk.balance(owner, token).available) as [number, number];
+        const id = `redeem-${++this.redemptions}`;
+        const holds = market.tokens.map((asset, i) => ({ asset, amount: tokens[i]! }));
+        if (!this.risk.holdCustody(id, owner, holds).ok) throw new Error(`${owner} cannot redeem ${tokens.join(', ')}`);
+        const collateral = redemptionValue(tokens, payouts).total;
+        const event: Extract<ShardEvent, { type: 'custody' }> = {
+          type: 'custody',
+          seq: this.engine.nextSeq(),
+          at: now,
+          id,
+          market: market.conditionId,
+          owner,
+          op: 'redeem',
+          tokens,
+          collateral,
+          payouts,
+        };
+        events.push(event);
+        settleCustody(this.risk, this.risk.market(market.conditionId)!, event);
+        return collateral;
       },
     });
     if (events.length === 0) return null;
