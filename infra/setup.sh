@@ -272,6 +272,16 @@ ensure_redis() {
 
 # The edge in front of every public service (services/edge runs it; infra/start.sh starts it).
 # Debian's package starts no frontend of its own: its default config only logs.
+# iproute2's `ip`: the cluster test puts each process in a network namespace of its own.
+ensure_iproute2() {
+  if command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ]; then
+    say "iproute2: present"
+    return
+  fi
+  apt_install iproute2
+  say "iproute2: installed"
+}
+
 ensure_haproxy() {
   if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then
     say "haproxy: $( (command -v haproxy || echo /usr/sbin/haproxy) | head -n 1) ($("$( (command -v haproxy || echo /usr/sbin/haproxy) | head -n 1)" -v | head -n 1 | cut -d' ' -f3))"
@@ -295,6 +305,7 @@ install_dependencies
 ensure_postgres
 ensure_redis
 ensure_haproxy
+ensure_iproute2
 say "migrating $(redact "$PG_URL")"
 PMX_PG_URL="$PG_URL" pnpm exec tsx packages/db/src/migrate-cli.ts </dev/null || die "database migration failed"
 say "done"

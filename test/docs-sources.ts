@@ -145,13 +145,13 @@ function closingParen(text: string, open: number): number {
 const PUBLIC_SERVICES = ['clob', 'catalog', 'data'];
 
 /**
- * What `serviceAddress(env, 'svc')` reads: PMX_SVC_HOST, _PORT, _DIRECT_PORT and _SOCKET (names it
+ * What `serviceAddress(env, 'svc')` reads: PMX_SVC_HOST, _PORT, _DIRECT_PORT, _LISTEN_HOST and _SOCKET (names it
  * builds, so they are not in its source as text); every public service's for a name not written out.
  */
 function addressVariables(code: string): string[] {
   return [...code.matchAll(/\bserviceAddress\(\s*\w+\s*,\s*(?:'(\w+)'|\w+)\s*\)/g)].flatMap((call) =>
     (call[1] === undefined ? PUBLIC_SERVICES : [call[1]]).flatMap((service) =>
-      ['HOST', 'PORT', 'DIRECT_PORT', 'SOCKET'].map((part) => `PMX_${service.toUpperCase()}_${part}`),
+      ['HOST', 'PORT', 'DIRECT_PORT', 'LISTEN_HOST', 'SOCKET'].map((part) => `PMX_${service.toUpperCase()}_${part}`),
     ),
   );
 }

@@ -11,6 +11,7 @@ import {
   cleanupRedisPrefix,
   createTempDir,
   createTestDatabase,
+  operatorCall,
   testkitConfig,
   testRedisPrefix,
   type TempDir,
@@ -69,16 +70,8 @@ export async function serviceProcesses(shards = 2): Promise<ServiceProcesses> {
     child.kill('SIGKILL');
     await exited;
   };
-  const operator = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const payload = await response.json();
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
-    return payload;
-  };
+  const operator = (method: string, path: string, body?: unknown): Promise<any> =>
+    operatorCall(url, operatorKey, method, path, body);
   return {
     url,
     operatorKey,

@@ -35,9 +35,12 @@ describe('trades and history through the front end', () => {
     const bid = await buyer.placeOrder({ tokenId: yes, ...limit('BUY', '0.40', 10) });
     const tradeId = bid.body.tradeIDs[0] as string;
 
+    // MATCHED at once (the core's word), CONFIRMED once ingest has written it.
     await expect
-      .poll(async () => (await buyer.authed('GET', `/data/trades?id=${tradeId}`)).body.count, { timeout: 15_000 })
-      .toBe(1);
+      .poll(async () => (await buyer.authed('GET', `/data/trades?id=${tradeId}`)).body.data[0]?.status, {
+        timeout: 15_000,
+      })
+      .toBe('CONFIRMED');
     const mine = await buyer.authed('GET', '/data/trades');
     expect(mine.body).toMatchObject({ next_cursor: 'LTE=', count: 1 });
     expect(mine.body.data[0]).toMatchObject({

@@ -42,12 +42,12 @@ async function connect(host: string, privateKey: Hex): Promise<{ client: ClobCli
   };
 }
 
-/** The trade as the buyer's ledger shows it, once ingest has written it. */
+/** The trade as the buyer's ledger shows it, once ingest has written it (MATCHED before, CONFIRMED then). */
 async function tradeFromLedger(client: ClobClient, tradeId: string): Promise<Trade> {
   const deadline = Date.now() + LEDGER_WAIT_MS;
   for (;;) {
     const [trade] = await client.getTrades({ id: tradeId });
-    if (trade !== undefined) return trade;
+    if (trade?.status === 'CONFIRMED') return trade;
     if (Date.now() > deadline) throw new Error(`trade ${tradeId} is not in the ledger after ${LEDGER_WAIT_MS} ms`);
     await sleep(250);
   }

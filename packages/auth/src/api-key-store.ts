@@ -129,6 +129,12 @@ export class ApiKeyStore {
     return rows.map((r) => r.api_key);
   }
 
+  /** A key another process deleted: refused here from now on. */
+  forget(apiKey: string): void {
+    this.byKey.delete(apiKey);
+    this.deleted.add(apiKey);
+  }
+
   /** True once `delete` was called for the key in this process (also while it is under way). */
   isDeleted(apiKey: string): boolean {
     return this.deleted.has(apiKey);

@@ -33,6 +33,12 @@ export function formatHalfTicks(halfTicks: number, ticksPerUnit: number): string
   return scaledToDecimal(halfTicks * (10 ** PRICE_DECIMALS / ticksPerUnit) * 5, PRICE_DECIMALS + 1);
 }
 
+/** A trade's price: notional / size (both base units), exact to 6 decimals (rounded half up beyond). */
+export function averagePrice(notional: number, size: number): string {
+  const micros = (BigInt(notional) * 2_000_000n + BigInt(size)) / (2n * BigInt(size));
+  return scaledToDecimal(micros, 6);
+}
+
 /** Base units (6 decimals) as a token or collateral amount ("10.5"). */
 export function formatUnits(baseUnits: number | bigint): string {
   return scaledToDecimal(baseUnits, BASE_DECIMALS);

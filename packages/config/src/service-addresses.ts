@@ -14,6 +14,11 @@ export interface ServiceAddress {
   /** The service's own port on 127.0.0.1, for tests and internal callers (PMX_<SVC>_DIRECT_PORT; 0: ephemeral). */
   directPort: number;
   /**
+   * The address the direct port binds (PMX_<SVC>_LISTEN_HOST): 127.0.0.1, or 0.0.0.0 / the
+   * machine's own address for an edge on another machine (a cluster's gateways and replicas).
+   */
+  listenHost: string;
+  /**
    * The service's Unix socket, the edge's way in (PMX_<SVC>_SOCKET): the one place it trusts
    * X-Forwarded-For. Default: the temp folder, named by the direct port; '' (none) when that is 0.
    */
@@ -37,6 +42,7 @@ export function serviceAddress(env: Env, service: PublicService): ServiceAddress
     host: envString(env, `${name}_HOST`, '127.0.0.1'),
     port: envInt(env, `${name}_PORT`, defaults.port, PORT),
     directPort,
+    listenHost: envString(env, `${name}_LISTEN_HOST`, '127.0.0.1'),
     socketPath: envString(
       env,
       `${name}_SOCKET`,

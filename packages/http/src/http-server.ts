@@ -13,6 +13,7 @@ import {
   type HttpResponse,
   type TemplatedApp,
   type us_listen_socket,
+  type WebSocketBehavior,
 } from './uws.ts';
 import { logger } from '@pmx/config';
 
@@ -40,6 +41,8 @@ export interface HttpServerOptions<L extends Locals = Record<string, unknown>> {
    * Unset or empty: no CORS (OPTIONS is a 405, as any method no route serves).
    */
   corsOrigin?: string;
+  /** WebSocket endpoints on the same port (uWS behaviours: upgrade, open, message, close …). */
+  websockets?: readonly { path: string; behavior: WebSocketBehavior<any> }[];
 }
 
 export interface ListeningHttpServer {
@@ -181,6 +184,7 @@ export function createHttpServer<L extends Locals = Record<string, unknown>>(
   };
   const serverHooks = options.hooks?.before ?? [];
   const app: TemplatedApp = uws.App();
+  for (const { path, behavior } of options.websockets ?? []) app.ws(path, behavior);
 
   // Methods served per path shape, for the 405 answer's Allow header.
   const allowed = new Map<string, { path: string; methods: Method[] }>();

@@ -24,5 +24,13 @@ export { HttpError, type HttpErrorOptions, type TypedErrorType } from './http-er
 export { errorBody, type ErrorShape } from './error-shape.ts';
 export type { ErrorLogger } from './route-runner.ts';
 export { forwardedClientIp } from './client-ip.ts';
-export { uwsIsNative } from './uws.ts';
+export {
+  uws,
+  uwsIsNative,
+  closeApp,
+  listenExclusive,
+  type TemplatedApp,
+  type WebSocket,
+  type WebSocketBehavior,
+} from './uws.ts';
 export { ResponseCache } from './response-cache.ts';

@@ -18,3 +18,4 @@ export {
 export { cuttingRelay, relayTo, withCuttingLink, type CuttingRelay, type PgRelay } from './pg-relay.ts';
 export { holdingRelay, type HoldingRelay } from './holding-relay.ts';
 export { eventually } from './eventually.ts';
+export { operatorCall } from './operator-call.ts';

@@ -64,7 +64,7 @@ export async function createCatalogApp(config: CatalogConfig, options: { sql?: S
     prices,
     positions,
     async listen() {
-      served = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
+      served = server.listen(config.directPort, config.listenHost, { unixPath: config.socketPath || undefined });
       return served;
     },
     async close() {

@@ -28,6 +28,8 @@ export interface CatalogConfig {
   host: string;
   port: number;
   /** The catalog's own port on 127.0.0.1, for tests and internal callers (0: ephemeral). */
+  /** The address the direct port binds (PMX_CATALOG_LISTEN_HOST): 127.0.0.1, or beyond it for an edge elsewhere. */
+  listenHost: string;
   directPort: number;
   /** The Unix socket the edge reaches the catalog on, the one place X-Forwarded-For is trusted ('' = none). */
   socketPath: string;
@@ -50,12 +52,13 @@ export interface CatalogConfig {
 }
 
 export function loadCatalogConfig(env: Env): CatalogConfig {
-  const { host, port, directPort, socketPath } = serviceAddress(env, 'catalog');
+  const { host, port, directPort, socketPath, listenHost } = serviceAddress(env, 'catalog');
   return {
     logLevel: envLogLevel(env),
     host,
     port,
     directPort,
+    listenHost,
     socketPath,
     pgUrl: connectionSettings(env).pgUrl,
     operatorKey: envOperatorKey(env, host),

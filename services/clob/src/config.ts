@@ -36,6 +36,17 @@ export interface ClobConfig {
   directPort: number;
   /** The Unix socket the edge reaches this service on, the one place X-Forwarded-For is trusted ('' = none). */
   socketPath: string;
+  /** The address the direct port binds: 127.0.0.1, or 0.0.0.0 for an edge on another host (a cluster's gateways). */
+  listenHost: string;
+  /** The core's own address in a cluster: its WebSocket for gateways, the operator API and /health. */
+  coreHost: string;
+  corePort: number;
+  /** Where a gateway finds the cores (active and standbys), tried in turn. */
+  coreUrls: string[];
+  /** A core that waits for the shard locks while another core has them, and takes over when it dies. */
+  coreStandby: boolean;
+  /** How long a gateway holds a command while no core answers (a failover) before it refuses it (503). */
+  coreWaitMs: number;
   /** Shard threads, each owning the books of the markets that hash to it. */
   shards: number;
   /** Signature-verification threads. */
@@ -52,6 +63,11 @@ export interface ClobConfig {
   history: boolean;
   clickhouseUrl: string;
   clickhousePath: string;
+  /**
+   * Copy the ledger's history into ClickHouse from this process when it serves history. Off for
+   * all gateways but one in a cluster, or all of them when ingest copies (PMX_INGEST_HISTORY).
+   */
+  historyCopy: boolean;
   /** Bearer token of the operator API (markets, funding, proxy wallets). */
   operatorKey: string;
   chainId: number;
@@ -93,7 +109,7 @@ function envAddresses(env: Env, name: string): string[] {
 
 export function loadClobConfig(env: Env): ClobConfig {
   const connections = connectionSettings(env);
-  const { host, port, directPort, socketPath } = serviceAddress(env, 'clob');
+  const { host, port, directPort, socketPath, listenHost } = serviceAddress(env, 'clob');
   return {
     logLevel: envLogLevel(env),
     host,
@@ -101,6 +117,12 @@ export function loadClobConfig(env: Env): ClobConfig {
     url: envString(env, 'PMX_CLOB_URL', `http://${reachable(host)}:${port}`),
     directPort,
     socketPath,
+    listenHost,
+    coreHost: envString(env, 'PMX_CORE_HOST', '127.0.0.1'),
+    corePort: envInt(env, 'PMX_CORE_PORT', 8090, { min: 0, max: 65_535 }),
+    coreUrls: envList(env, 'PMX_CORE_URLS', ['ws://127.0.0.1:8090']),
+    coreStandby: envBool(env, 'PMX_CORE_STANDBY', false),
+    coreWaitMs: envInt(env, 'PMX_CORE_WAIT_MS', 3_000, { min: 0, max: 60_000 }),
     shards: envInt(env, 'PMX_SHARDS', availableParallelism(), { min: 1, max: 1024 }),
     verifyThreads: envInt(env, 'PMX_VERIFY_THREADS', availableParallelism(), { min: 1, max: 1024 }),
     shardStallMs: envInt(env, 'PMX_SHARD_STALL_MS', 5_000, { min: 100, max: 600_000 }),
@@ -108,6 +130,7 @@ export function loadClobConfig(env: Env): ClobConfig {
     history: envBool(env, 'PMX_HISTORY', true),
     clickhouseUrl: connections.clickhouseUrl,
     clickhousePath: connections.clickhousePath,
+    historyCopy: envBool(env, 'PMX_HISTORY_COPY', true),
     redisUrl: connections.redisUrl,
     redisPrefix: connections.redisPrefix,
     operatorKey: envOperatorKey(env, host),

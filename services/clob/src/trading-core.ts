@@ -58,6 +58,10 @@ export class TradingCore {
     this.ready.add(shard);
   }
 
+  isReady(shard: number): boolean {
+    return this.ready.has(shard);
+  }
+
   allReady(shards: number): boolean {
     return this.haltedBy === undefined && this.ready.size >= shards;
   }

@@ -52,7 +52,7 @@ export async function createDataApp(config: DataConfig, options: { sql?: Sql } =
     projection,
     prices,
     listen() {
-      listening = server.listen(config.directPort, '127.0.0.1', { unixPath: config.socketPath || undefined });
+      listening = server.listen(config.directPort, config.listenHost, { unixPath: config.socketPath || undefined });
       return listening;
     },
     async close() {

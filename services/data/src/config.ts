@@ -26,6 +26,8 @@ export interface DataConfig {
   host: string;
   port: number;
   /** The service's own port on 127.0.0.1, for tests and internal callers (0: ephemeral). */
+  /** The address the direct port binds (PMX_DATA_LISTEN_HOST): 127.0.0.1, or beyond it for an edge elsewhere. */
+  listenHost: string;
   directPort: number;
   /** The Unix socket the edge reaches it on, the one place X-Forwarded-For is trusted ('' = none). */
   socketPath: string;
@@ -43,12 +45,13 @@ export interface DataConfig {
 }
 
 export function loadDataConfig(env: Env): DataConfig {
-  const { host, port, directPort, socketPath } = serviceAddress(env, 'data');
+  const { host, port, directPort, socketPath, listenHost } = serviceAddress(env, 'data');
   return {
     logLevel: envLogLevel(env),
     host,
     port,
     directPort,
+    listenHost,
     socketPath,
     pgUrl: connectionSettings(env).pgUrl,
     clobUrl: envString(

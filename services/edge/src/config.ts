@@ -90,8 +90,14 @@ export interface EdgeService<C> {
   /** Where the edge listens for this service's clients. */
   host: string;
   port: number;
-  /** The service's Unix socket, where the edge passes requests on. */
+  /** The service's Unix socket, where the edge passes requests on (one server). */
   socketPath: string;
+  /**
+   * Every replica the edge balances (PMX_EDGE_<SVC>_SERVERS: `unix@/path` or `host:port`, comma
+   * separated); by default the one Unix socket. Several are health-checked (GET /) and a dead one
+   * is taken out.
+   */
+  servers: string[];
   /** The largest body the service takes (its own PMX_MAX_BODY_BYTES default): larger is 413 here. */
   maxBodyBytes: number;
   caps: C;
@@ -101,6 +107,18 @@ export interface EdgeConfig {
   clob: EdgeService<Caps<typeof CLOB_CAPS>>;
   catalog: EdgeService<Caps<typeof CATALOG_CAPS>>;
   data: EdgeService<Caps<typeof DATA_CAPS>>;
+  /**
+   * The cores of a cluster (PMX_EDGE_CORE_SERVERS, host:port of each core's PMX_CORE_PORT): the
+   * order-book port's /operator/ paths go to whichever answers GET /health (the active one).
+   * Empty: they go to the order-book service (gateway and core in one process).
+   */
+  coreServers: string[];
+  /**
+   * Where history is read (PMX_EDGE_HISTORY_SERVERS): GET /prices-history, POST
+   * /batch-prices-history and GET /trades go to these gateways, the ones that serve history (with
+   * embedded ClickHouse, the one process that opens it). Empty: to every order-book server.
+   */
+  historyServers: string[];
   /** Enforce the contract's rate limits (PMX_RATE_LIMITS). */
   rateLimits: boolean;
   /** A whole request head (and a body HAProxy holds) must arrive within this; else 408. */
@@ -137,10 +155,21 @@ function caps<T extends Record<string, CapSetting>>(env: Env, table: T): Caps<T>
   ) as Caps<T>;
 }
 
+const SERVER = /^(unix@\/\S+|[0-9A-Za-z.:-]+:\d{1,5})$/;
+
+/** A list of `unix@/path` or `host:port` servers. */
+function envServers(env: Env, name: string): string[] {
+  const servers = envList(env, name, []);
+  const bad = servers.find((server) => !SERVER.test(server));
+  if (bad !== undefined) throw new ConfigError(name, `must be unix@/path or host:port entries, got "${bad}"`);
+  return servers;
+}
+
 function service<C>(env: Env, name: PublicService, bodyDefault: number, serviceCaps: C): EdgeService<C> {
   const address = serviceAddress(env, name);
   const upper = name.toUpperCase();
-  if (address.socketPath === '')
+  const servers = envServers(env, `PMX_EDGE_${upper}_SERVERS`);
+  if (servers.length === 0 && address.socketPath === '')
     throw new ConfigError(
       `PMX_${upper}_SOCKET`,
       `must be set when PMX_${upper}_DIRECT_PORT is 0 (the edge needs a fixed way in)`,
@@ -150,6 +179,7 @@ function service<C>(env: Env, name: PublicService, bodyDefault: number, serviceC
     host: address.host,
     port: address.port,
     socketPath: address.socketPath,
+    servers: servers.length > 0 ? servers : [`unix@${address.socketPath}`],
     maxBodyBytes: envInt(env, 'PMX_MAX_BODY_BYTES', bodyDefault, { min: 1024, max: 64 * 1024 * 1024 }),
     caps: serviceCaps,
   };
@@ -170,6 +200,8 @@ export function loadEdgeConfig(env: Env): EdgeConfig {
     clob: service(env, 'clob', 256 * 1024, caps(env, CLOB_CAPS)),
     catalog: service(env, 'catalog', 64 * 1024, caps(env, CATALOG_CAPS)),
     data: service(env, 'data', 64 * 1024, caps(env, DATA_CAPS)),
+    coreServers: envServers(env, 'PMX_EDGE_CORE_SERVERS'),
+    historyServers: envServers(env, 'PMX_EDGE_HISTORY_SERVERS'),
     rateLimits: envBool(env, 'PMX_RATE_LIMITS', true),
     requestTimeoutMs: envInt(env, 'PMX_EDGE_REQUEST_TIMEOUT_MS', 10_000, MS),
     clientTimeoutMs: envInt(env, 'PMX_EDGE_CLIENT_TIMEOUT_MS', 30_000, MS),

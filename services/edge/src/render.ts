@@ -97,11 +97,23 @@ export function hostPort(host: string, port: number): string {
   return `${host}:${port}`;
 }
 
+/** HAProxy server lines' names and addresses: clob1, clob2 … */
+function servers(name: string, addresses: readonly string[]): { name: string; address: string }[] {
+  return addresses.map((address, i) => ({ name: `${name}${i + 1}`, address }));
+}
+
 export function renderEdgeConfig(config: EdgeConfig, binds: EdgeBinds): string {
   const service = <C extends Record<string, number>>(
-    s: { name: string; socketPath: string; maxBodyBytes: number; caps: C },
+    s: { name: string; servers: string[]; maxBodyBytes: number; caps: C },
     bind: string,
-  ) => ({ ...s.caps, bind, server: `unix@${s.socketPath}`, maxBodyBytes: s.maxBodyBytes });
+  ) => ({
+    ...s.caps,
+    bind,
+    servers: servers(s.name, s.servers),
+    // One server is never taken out (its own answers say what is wrong); replicas are checked.
+    checked: s.servers.length > 1,
+    maxBodyBytes: s.maxBodyBytes,
+  });
   const routes = <C extends Record<string, number>>(
     list: readonly { name: string; index: number; cap: keyof C & string; condition: string }[],
     caps: C,
@@ -126,6 +138,11 @@ export function renderEdgeConfig(config: EdgeConfig, binds: EdgeBinds): string {
       loopSocket: join(config.runDir, `${name}-h2.sock`),
     })),
     statsBind: binds.stats,
+    cores: config.coreServers.length === 0 ? undefined : { servers: servers('core', config.coreServers) },
+    history:
+      config.historyServers.length === 0
+        ? undefined
+        : { servers: servers('history', config.historyServers), checked: config.historyServers.length > 1 },
   };
   return Mustache.render(readFileSync(TEMPLATE, 'utf8'), view, {}, { escape: (value: unknown) => String(value) });
 }

@@ -44,8 +44,17 @@ function freshEntry(levels: BookLevels, updatedAt: number): Entry {
 export class BookCache {
   private readonly entries = new Map<string, Entry>();
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   update(levels: BookLevels, at: number): void {
     this.entries.set(levels.market, freshEntry(levels, at));
+  }
+
+  /** A market's levels as its shard last reported them, if it did. */
+  levels(market: string): BookLevels | undefined {
+    return this.entries.get(market)?.levels;
   }
 
   private entry(market: MarketRecord): Entry {

@@ -213,6 +213,16 @@ export class MarketRegistry {
       RETURNING *`;
   }
 
+  /**
+   * A market as another process has it (a gateway told by the core): taken in when new, or its
+   * record brought up to date (a lifecycle step changed its state) in place, where routes hold it.
+   */
+  adopt(record: MarketRecord): void {
+    const known = this.byCondition.get(record.conditionId);
+    if (known === undefined) this.remember(record);
+    else if (known !== record) Object.assign(known, record);
+  }
+
   private remember(record: MarketRecord): void {
     this.byCondition.set(record.conditionId, record);
     record.tokens.forEach((token, index) => this.byToken.set(token, { market: record, token: index as TokenIndex }));

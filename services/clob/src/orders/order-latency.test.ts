@@ -38,12 +38,13 @@ describe('LatencyHistogram', () => {
 });
 
 describe('OrderLatency', () => {
-  it('counts totals with matches, and a reset hands back the report so far and starts again', () => {
+  it('counts matches and totals apart, and a reset hands back the report so far and starts again', () => {
     let now = Date.parse('2026-11-23T08:00:00Z');
     const latency = new OrderLatency(() => now);
     latency.recordSignatureCheck(2);
     latency.recordSignatureCheck(4);
-    latency.recordMatch(3, 8);
+    latency.recordMatch(3);
+    latency.recordTotal(8);
     now += 60_000;
     const before = latency.reset();
     expect(before.since).toBe('2026-11-23T08:00:00.000Z');

@@ -82,9 +82,14 @@ export class OrderLatency {
     this.signatureCheck.record(ms);
   }
 
-  recordMatch(ms: number, totalMs: number): void {
+  /** In the core: from the order's hand-off to its shard to the shard's answer. */
+  recordMatch(ms: number): void {
     this.match.record(ms);
-    this.total.record(totalMs);
+  }
+
+  /** In the gateway: from the signature check's start to the core's reply. */
+  recordTotal(ms: number): void {
+    this.total.record(ms);
   }
 
   report(): OrderLatencyReport {

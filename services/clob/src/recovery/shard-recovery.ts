@@ -28,6 +28,8 @@ export interface RecoveryOptions {
   pollMs?: number;
   /** Aborted when the service closes: recovery then stops waiting (for ingest, for Redis) at once. */
   signal?: AbortSignal;
+  /** Told as each shard opens for trading. */
+  onShardReady?: (shard: number) => void;
 }
 
 /** Recovery given up because the service is closing (not a fault). */
@@ -198,6 +200,7 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
       // ledger now, not at the shard's next sweep after trading opens.
       await shards.submit(shard, { type: 'expire' });
       core.markReady(shard);
+      options.onShardReady?.(shard);
       log(
         `shard ${shard} ready (${result.orders} open orders, seq ${state.offsets.get(shard) ?? 0}, state ${result.stateHash})`,
       );

@@ -23,7 +23,9 @@ const credentials = (record: ApiKeyRecord) => ({
 export interface KeyDeletion {
   before(apiKey: string): void;
   clear(apiKey: string): Promise<void>;
-  after(apiKey: string): void;
+  after(apiKey: string): void | Promise<void>;
+  /** The deletion failed after `clear`: the key works again. */
+  failed?(apiKey: string): void | Promise<void>;
 }
 
 export function authRoutes(
@@ -86,6 +88,7 @@ export function authRoutes(
         try {
           await store.delete(key, deletion === undefined ? undefined : () => deletion.clear(key));
         } catch (error) {
+          if (!(error instanceof OutcomeUnknown)) await deletion?.failed?.(key);
           if (error instanceof HttpError) throw error;
           if (error instanceof OutcomeUnknown) {
             throw new HttpError(
@@ -100,7 +103,7 @@ export function authRoutes(
             'the API key could not be deleted (the key store is unavailable); it still works: retry shortly',
           );
         }
-        deletion?.after(key);
+        await deletion?.after(key);
         return { body: 'OK' };
       },
     },

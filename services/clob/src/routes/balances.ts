@@ -6,7 +6,7 @@
 // the proxy wallet of that type registered for it, the maker whose balance backs its orders.
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
-import { COLLATERAL, type RiskBook } from '@pmx/risk';
+import { COLLATERAL, type Balance } from '@pmx/risk';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 
@@ -32,8 +32,7 @@ export function holderOf(
 }
 
 /** What GET /balance-allowance answers for one asset of a holder. */
-export function balanceAllowance(risk: RiskBook, holder: string, asset: string, exchanges: readonly string[]) {
-  const balance = risk.balance(holder, asset);
+export function balanceAllowance(balance: Balance, exchanges: readonly string[]) {
   const available = String(balance.available);
   return {
     balance: String(balance.total),
@@ -44,7 +43,8 @@ export function balanceAllowance(risk: RiskBook, holder: string, asset: string, 
 
 /** What the routes that read or move a holder's balances need. */
 export interface HolderBalances {
-  risk: RiskBook;
+  /** A holder's balance of an asset, as the core has it. */
+  balanceOf: (address: string, asset: string) => Promise<Balance>;
   markets: MarketRegistry;
   /** The exchange contracts an allowance is shown for. */
   exchanges: readonly string[];
@@ -54,7 +54,7 @@ export interface HolderBalances {
 
 /** `before`: level-2 auth, then a check that balances are whole (425 while shards recover). */
 export function balanceRoutes(
-  { risk, markets, exchanges, proxyOf }: HolderBalances,
+  { balanceOf, markets, exchanges, proxyOf }: HolderBalances,
   before: Hook<ApiKeyLocals>[],
 ): Route<ApiKeyLocals>[] {
   const holder = holderOf(proxyOf);
@@ -64,7 +64,7 @@ export function balanceRoutes(
     method: 'GET',
     path,
     options: { before },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const type = ctx.query.get('asset_type') ?? 'COLLATERAL';
       let asset = COLLATERAL;
       if (type === 'CONDITIONAL') {
@@ -74,7 +74,7 @@ export function balanceRoutes(
         throw new HttpError(400, 'asset_type must be COLLATERAL or CONDITIONAL');
       }
       const address = holder(ctx.locals.apiKey!.address, ctx.query.get('signature_type'));
-      return { body: balanceAllowance(risk, address, asset, exchanges) };
+      return { body: balanceAllowance(await balanceOf(address, asset), exchanges) };
     },
   }));
 }

@@ -7,7 +7,8 @@ import { HttpError, type Hook, type Route } from '@pmx/http';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { COLLATERAL } from '@pmx/risk';
 import type { MarketRecord, MarketRegistry } from '../markets/market-registry.ts';
-import type { Custody, CustodyReceipt } from '../risk/custody.ts';
+import type { CustodyOp } from '@pmx/events';
+import type { Balance } from '@pmx/risk';
 import { balanceAllowance, holderOf, type HolderBalances } from './balances.ts';
 
 const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
@@ -41,38 +42,52 @@ function parse(raw: unknown, markets: MarketRegistry, withAmount: boolean): Cust
   return { market, amount, signatureType: type === undefined ? null : String(type) };
 }
 
+/** What a movement moved (base units) and the holder's balances right after it. */
+export interface CustodyMoved {
+  collateral: number;
+  tokens: [number, number];
+  balances: Record<string, Balance>;
+}
+
+/** Carries out a movement in the core (risk/custody.ts there); refusals are HTTP errors. */
+export type CustodyMove = (
+  op: CustodyOp,
+  address: string,
+  market: MarketRecord,
+  amount: number,
+) => Promise<CustodyMoved>;
+
 export function custodyRoutes(
-  custody: Custody,
-  { risk, markets, exchanges, proxyOf }: HolderBalances,
+  move: CustodyMove,
+  { markets, exchanges, proxyOf }: Pick<HolderBalances, 'markets' | 'exchanges' | 'proxyOf'>,
   before: Hook<ApiKeyLocals>[],
 ): Route<ApiKeyLocals>[] {
   const holder = holderOf(proxyOf);
-  const receipt = (address: string, market: MarketRecord, moved: CustodyReceipt) => ({
+  const receipt = (market: MarketRecord, moved: CustodyMoved) => ({
     market: market.conditionId,
     collateral: String(moved.collateral),
     tokens: Object.fromEntries(market.tokens.map((token, i) => [token, String(moved.tokens[i])])),
     balances: Object.fromEntries(
-      [COLLATERAL, ...market.tokens].map((asset) => [asset, balanceAllowance(risk, address, asset, exchanges)]),
+      [COLLATERAL, ...market.tokens].map((asset) => [
+        asset,
+        balanceAllowance(moved.balances[asset] ?? { total: 0, reserved: 0, available: 0 }, exchanges),
+      ]),
     ),
   });
-  const route = (
-    path: string,
-    withAmount: boolean,
-    move: (address: string, request: CustodyRequest) => Promise<CustodyReceipt>,
-  ): Route<ApiKeyLocals> => ({
+  const route = (path: string, op: CustodyOp): Route<ApiKeyLocals> => ({
     method: 'POST',
     path,
     options: { before },
     handler: async (ctx) => {
-      const request = parse(ctx.json(), markets, withAmount);
+      const request = parse(ctx.json(), markets, op !== 'redeem');
       const address = holder(ctx.locals.apiKey!.address, request.signatureType);
-      return { body: receipt(address, request.market, await move(address, request)) };
+      return { body: receipt(request.market, await move(op, address, request.market, request.amount)) };
     },
   });
   return [
-    route('/split', true, (address, { market, amount }) => custody.split(address, market, amount)),
-    route('/merge', true, (address, { market, amount }) => custody.merge(address, market, amount)),
-    route('/redeem', false, (address, { market }) => custody.redeem(address, market)),
+    route('/split', 'split'),
+    route('/merge', 'merge'),
+    route('/redeem', 'redeem'),
     {
       method: 'POST',
       path: '/convert',

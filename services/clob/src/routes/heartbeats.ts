@@ -3,9 +3,16 @@
 
 import { HttpError, type Hook, type Route } from '@pmx/http';
 import type { ApiKeyLocals } from '@pmx/auth';
-import type { Heartbeats } from '../orders/heartbeats.ts';
 
-export function heartbeatRoutes(heartbeats: Heartbeats, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
+/** What a heartbeat gets: the next id, or why not (`unavailable`: 503, retry). */
+export interface HeartbeatSwitch {
+  beat(
+    apiKey: string,
+    id: string,
+  ): Promise<{ ok: true; heartbeatId: string } | { ok: false; error: string; unavailable?: true }>;
+}
+
+export function heartbeatRoutes(heartbeats: HeartbeatSwitch, before: Hook<ApiKeyLocals>[]): Route<ApiKeyLocals>[] {
   const handler = async (ctx: Parameters<Route<ApiKeyLocals>['handler']>[0]) => {
     const body = ctx.rawBody.length === 0 ? {} : ctx.json();
     if (typeof body !== 'object' || body === null || Array.isArray(body))

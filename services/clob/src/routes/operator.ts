@@ -176,6 +176,8 @@ export interface OperatorDeps {
   latency: OrderLatency;
   /** Cancels every open order whose maker is this address; resolves to how many could not be. */
   cancelMakerOrders: (maker: string) => Promise<number>;
+  /** After a registration: gateways read the proxy wallets again. */
+  proxiesChanged: () => void;
 }
 
 export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<object>[] {
@@ -320,6 +322,7 @@ export function operatorRoutes(deps: OperatorDeps, auth: Hook<object>): Route<ob
           if (error instanceof ProxyUnsettled) throw new HttpError(503, error.message);
           throw error;
         }
+        deps.proxiesChanged();
         return {
           status: created ? 201 : 200,
           body: {

@@ -7,9 +7,9 @@ import { OrderType, Side } from '@pmx/matching';
 import type { ApiKeyLocals } from '@pmx/auth';
 import type { MarketRegistry } from '../markets/market-registry.ts';
 import type { LedgerOrder, OrderStatusName } from '../orders/ledger-order.ts';
-import type { OpenOrders, OrderRecord } from '../orders/open-orders.ts';
+import type { OrderRecord } from '../orders/open-orders.ts';
 import { IntakeError, parseOrderEnvelope } from '../orders/order-intake.ts';
-import type { OrderService } from '../orders/order-service.ts';
+import type { GatewayOrders } from '../gateway/gateway-orders.ts';
 import { seqCursorPage } from './token-param.ts';
 import { logger } from '@pmx/config';
 
@@ -138,8 +138,7 @@ function conditionIdOf(market: string | undefined, markets: MarketRegistry): str
  * `fromLedger`: an API key's order that is neither open nor recently closed (ledger-order.ts).
  */
 export function orderRoutes(
-  service: OrderService,
-  openOrders: OpenOrders,
+  service: GatewayOrders,
   markets: MarketRegistry,
   before: Hook<ApiKeyLocals>[],
   whole: Hook<ApiKeyLocals>,
@@ -222,7 +221,7 @@ export function orderRoutes(
       method: 'GET',
       path: '/data/orders',
       options: { before: known },
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const {
           id: namedId,
           market: named,
@@ -230,14 +229,12 @@ export function orderRoutes(
         } = Object.fromEntries(ctx.query) as Record<string, string | undefined>;
         const id = namedId === undefined ? undefined : orderIdOf(namedId);
         const market = conditionIdOf(named, markets);
-        const mine = openOrders
-          .ofOwner(key(ctx).apiKey)
-          .filter(
-            (o) =>
-              (id === undefined || o.orderId === id) &&
-              (market === undefined || o.market === market) &&
-              (assetId === undefined || o.assetId === assetId),
-          );
+        const mine = (await service.openOrders(key(ctx).apiKey)).filter(
+          (o) =>
+            (id === undefined || o.orderId === id) &&
+            (market === undefined || o.market === market) &&
+            (assetId === undefined || o.assetId === assetId),
+        );
         const page = seqCursorPage(mine, ctx.query.get('next_cursor'), ORDER_PAGE);
         return { body: { ...page, data: page.data.map((o) => wireOrder(o, markets)) } };
       },
@@ -251,12 +248,9 @@ export function orderRoutes(
         // No order has another form of id: nothing to look up.
         if (!ORDER_ID.test(id)) throw new HttpError(404, 'order not found');
         const owner = key(ctx).apiKey;
-        const open = openOrders.get(id);
-        if (open !== undefined && open.owner === owner) return { body: wireOrder(open, markets) };
-        const recent = openOrders.recentlyClosed(id);
-        // Another key's order goes to the ledger like an unknown id (which finds nothing for this
-        // key), so how long the 404 takes does not tell a stranger the order is in memory.
-        const closed = recent !== undefined && recent.owner === owner ? recent : await fromLedger(id, owner);
+        // Open or recently closed, the core has it; else the ledger (another key's order is looked
+        // up there like an unknown id, so how long the 404 takes tells a stranger nothing).
+        const closed = (await service.order(owner, id)) ?? (await fromLedger(id, owner));
         if (closed === undefined || markets.get(closed.market) === undefined)
           throw new HttpError(404, 'order not found');
         return { body: wireOrder(closed, markets, closed.status) };

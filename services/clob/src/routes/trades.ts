@@ -20,6 +20,7 @@ import {
 } from '@pmx/ledger';
 import type { ApiKeyLocals } from '@pmx/auth';
 import { CURSOR_END, cursorOffset, encodeCursor } from './token-param.ts';
+import type { MatchedTrades } from '../gateway/matched-trades.ts';
 
 const PAGE = 100;
 
@@ -86,6 +87,8 @@ export function tradeRoutes(
   ch: ClickHouseClient | undefined,
   auth: Hook<ApiKeyLocals>,
   proxiesOf: (signer: string) => readonly { proxy: string; from: number; until: number }[],
+  /** Trades the core matched that the ledger does not hold yet: on the first page, MATCHED. */
+  matched?: MatchedTrades,
 ): Route<ApiKeyLocals>[] {
   const history = (): ClickHouseClient => {
     if (ch === undefined) throw new HttpError(503, 'price history is not served by this front end (PMX_HISTORY=false)');
@@ -114,9 +117,9 @@ export function tradeRoutes(
       handler: async (ctx) => {
         const offset = cursorOffset(ctx.query.get('next_cursor'));
         if (offset < 0) return { body: { data: [], next_cursor: CURSOR_END, limit: PAGE, count: 0 } };
-        const result = await listTrades(sql, {
-          address: ctx.locals.apiKey!.address,
-          proxies: proxiesOf(ctx.locals.apiKey!.address),
+        const address = ctx.locals.apiKey!.address;
+        const proxies = proxiesOf(address);
+        const filters = {
           id: text(ctx, 'id'),
           taker: text(ctx, 'taker'),
           maker: text(ctx, 'maker'),
@@ -126,11 +129,18 @@ export function tradeRoutes(
           assetId: text(ctx, 'asset_id'),
           before: seconds(ctx.query.get('before'), 'before'),
           after: seconds(ctx.query.get('after'), 'after'),
-          offset,
-          limit: PAGE,
-        });
+        };
+        const result = await listTrades(sql, { ...filters, address, proxies, offset, limit: PAGE });
+        // Matched in the core, not in the ledger yet: newest, so first.
+        const held = new Set(result.data.map((trade) => trade.id));
+        const fresh =
+          offset > 0 || matched === undefined
+            ? []
+            : matched
+                .list({ ...filters, addresses: [address, ...proxies.map((p) => p.proxy)] })
+                .filter((trade) => !held.has(trade.id));
         const { next_cursor, limit, count } = page(offset, result.count, result.nextOffset);
-        return { body: { data: result.data, next_cursor, limit, count } };
+        return { body: { data: [...fresh, ...result.data], next_cursor, limit, count: count + fresh.length } };
       },
     },
     {

@@ -4,7 +4,7 @@
 // (with what redemptions paid and burnt), and markets' lifecycle steps.
 // Pure: no I/O, so the SQL side is a handful of set-based statements over these arrays.
 
-import { formatPrice, scaledToDecimal } from '@pmx/codec';
+import { averagePrice, formatPrice } from '@pmx/codec';
 import { MatchKind, Side, type TokenIndex } from '@pmx/matching';
 import { collateralFor, halves, redemptionValue } from '@pmx/risk';
 import { transactionHash, type ShardEvent } from '@pmx/events';
@@ -32,12 +32,6 @@ type CustodyEvent = Extract<ShardEvent, { type: 'custody' }>;
 /** The signed order's builder, or null when it carried none (empty or all zeros). */
 export function builderOf(builder: string): string | null {
   return /^(0x)?0*$/i.test(builder) ? null : builder.toLowerCase();
-}
-
-/** A trade's price: notional / size, exact to 6 decimals (rounded half up beyond). */
-export function averagePrice(notional: number, size: number): string {
-  const micros = (BigInt(notional) * 2_000_000n + BigInt(size)) / (2n * BigInt(size));
-  return scaledToDecimal(micros, 6);
 }
 
 class PlanBuilder {
