@@ -90,7 +90,9 @@ const running: ChildProcess[] = [];
 
 async function startProcess(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
   // BENCH_PROFILE_DIR: each server writes a CPU profile there (every thread) when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: repo,
     env: { ...process.env, ...common, ...env },
