@@ -17,8 +17,13 @@ const MAX_KEPT = 100_000;
 const sideName = (side: Side) => (side === Side.BUY ? 'BUY' : 'SELL');
 
 export interface MatchedFilter {
-  /** The caller's address and the proxies it signed for: its trades as taker or as maker. */
-  addresses: readonly string[];
+  /** The caller's address: its trades as taker or as maker. */
+  address: string;
+  /**
+   * The proxies it signs or signed for, each with the span it did (ms, `from` inclusive, `until`
+   * exclusive): a proxy's trade is the caller's only when matched in one of its spans, as in the ledger.
+   */
+  proxies: readonly { proxy: string; from: number; until: number }[];
   id?: string;
   /** Taker address; a maker address among the fills; the taker's funder (as the official client filters). */
   taker?: string;
@@ -59,12 +64,15 @@ export class MatchedTrades {
 
   /** The caller's matched trades not in the ledger yet, newest first, as the contract's Trade. */
   list(filter: MatchedFilter): Trade[] {
-    const mine = new Set(filter.addresses.map((a) => a.toLowerCase()));
+    const self = filter.address.toLowerCase();
     const out: Trade[] = [];
     for (const trade of this.byId.values()) {
       const { event } = trade;
-      const taker = mine.has(event.takerOwner);
-      if (!taker && !event.fills.some((fill) => mine.has(fill.makerOwner))) continue;
+      const mine = (owner: string) =>
+        owner === self ||
+        filter.proxies.some((span) => span.proxy === owner && event.at >= span.from && event.at < span.until);
+      const taker = mine(event.takerOwner);
+      if (!taker && !event.fills.some((fill) => mine(fill.makerOwner))) continue;
       const wire = this.wire(trade, taker ? 'TAKER' : 'MAKER');
       if (wire === undefined) continue;
       if (filter.id !== undefined && wire.id !== filter.id) continue;

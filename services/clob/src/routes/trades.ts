@@ -136,9 +136,7 @@ export function tradeRoutes(
         const fresh =
           offset > 0 || matched === undefined
             ? []
-            : matched
-                .list({ ...filters, addresses: [address, ...proxies.map((p) => p.proxy)] })
-                .filter((trade) => !held.has(trade.id));
+            : matched.list({ ...filters, address, proxies }).filter((trade) => !held.has(trade.id));
         const { next_cursor, limit, count } = page(offset, result.count, result.nextOffset);
         return { body: { data: [...fresh, ...result.data], next_cursor, limit, count: count + fresh.length } };
       },
