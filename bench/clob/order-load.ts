@@ -36,12 +36,12 @@ export async function orderLoad(job: OrderLoadJob, server?: ChildProcess): Promi
 }
 
 /**
- * POST /order against the floor server, through the edge (`front`) or straight at uWS on `port`:
+ * POST /order against the floor server, through the edge (`throughEdge`) or straight at uWS on `port`:
  * saturated after a warm-up of `warmup` (not counted), then, with `paced`, at that rate. `requests`
  * must carry header names the way taken: `SVC_X` through the edge, `SVC-X` straight at uWS.
  */
 export async function floorLoad(options: {
-  front: boolean;
+  throughEdge: boolean;
   port: number;
   requests: OrderLoadJob['requests'];
   warmup: OrderLoadJob['requests'];
@@ -49,7 +49,7 @@ export async function floorLoad(options: {
   durationMs: number;
   paced?: { perSecond: number; requests: OrderLoadJob['requests']; durationMs: number };
 }): Promise<{ saturated: MeasuredLoad; paced?: MeasuredLoad }> {
-  const dir = options.front ? await createTempDir('pmx-bench-floor-') : undefined;
+  const dir = options.throughEdge ? await createTempDir('pmx-bench-floor-') : undefined;
   const socket = dir === undefined ? undefined : join(dir.path, 'floor.sock');
   const server = fork(fileURLToPath(new URL('./floor-server.ts', import.meta.url)), [], {
     env: {

@@ -30,6 +30,7 @@ import {
   assertSignsCorrectly,
   authedRequest,
   batchRequests,
+  hyphenated,
   makeTrader,
   orders,
   type BenchTrader,
@@ -51,10 +52,8 @@ const CONNECTIONS = Number(values.connections);
 // itself (≈ 150 % CPU, 2.2k orders/s); the rate stops rising at ≈ 128 (3.6–4.5k/s here).
 const ORDER_CONNECTIONS = Number(values['order-connections']);
 // GET /book against hello-world is a capacity measure. At 32 connections the public port is
-// bound by latency, not CPU: each GET crosses two threads (front and uWS), and the front's shared
-// lanes carry small batches. From 128 both sides are busy (measured in isolation: through the
-// front 0.55–0.65 of uWS direct at 32 connections, 0.8–1.0 at 128 and 256). Both counts are run;
-// the goal is judged at this one.
+// bound by latency, not CPU: each GET crosses two processes (the edge and the clob). From 128 both
+// sides are busy. The goal is judged at this count.
 const GET_CONNECTIONS = Number(values['get-connections']);
 const TRADERS = Number(values.traders);
 // Each trader's collateral and YES tokens: up to 10^9 tokens, while the collateral supply and the
@@ -276,17 +275,13 @@ try {
   const hop = await withSteal(() => threadRoundTrips());
   const hello = helloWorld();
   // The hello-world POST ceiling, through the same client, connections and distinct signed bodies
-  // as the orders (raw uWS: header names with '-', since it has no front). A client that sends
+  // as the orders (raw uWS: header names with '-', since it has no edge). A client that sends
   // fewer (autocannon at 32 connections sends half as many) would give a ceiling low enough to
   // flatter the ratio wherever it, not the signatures, is the lower one.
-  const hyphenated = singles.map((r) => ({
-    ...r,
-    path: '/hello',
-    headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])),
-  }));
+  const helloRequests = hyphenated(singles).map((r) => ({ ...r, path: '/hello' }));
   const helloPost = await orderLoad({
     url: `http://127.0.0.1:${hello.port}`,
-    requests: hyphenated,
+    requests: helloRequests,
     connections: ORDER_CONNECTIONS,
     durationMs: DURATION,
     ratePerSecond: 0,
@@ -327,14 +322,14 @@ try {
   );
   const ceiling = Math.min(signaturesPerSec, helloPost.rps);
   // The floor: the same load against only the parts the issue mandates (floor-server.ts), through
-  // the front (saturated, then at half the goal's rate) and straight at uWS. POST /order cannot
+  // the edge (saturated, then at half the goal's rate) and straight at uWS. POST /order cannot
   // beat it: where it is under 50 % of the ceiling, or its p99 at half the goal's rate is over
   // 20 ms, that goal is out of reach on this machine whatever pmx does.
   log('floor: edge → uWS → verify pool → one-thread shard, nothing else…');
   // Its ratios use a ceiling taken right around it (the VM drifts), capped by hello-world POST.
   const floorSignaturesBefore = await signatureCeiling(singles.slice(10_000, 15_000), DURATION);
   const floorRun = await floorLoad({
-    front: true,
+    throughEdge: true,
     port: PORT + 2,
     requests: singles.slice(0, 60_000),
     warmup: singles.slice(60_000, 80_000),
@@ -350,10 +345,10 @@ try {
   const floorHalf = floorRun.paced!;
   const floorDirect = (
     await floorLoad({
-      front: false,
+      throughEdge: false,
       port: PORT + 3,
-      requests: hyphenated.slice(0, 60_000),
-      warmup: hyphenated.slice(60_000, 80_000),
+      requests: helloRequests.slice(0, 60_000),
+      warmup: helloRequests.slice(60_000, 80_000),
       connections: ORDER_CONNECTIONS,
       durationMs: DURATION,
     })
@@ -440,7 +435,7 @@ try {
       note: `the order client: ${ORDER_CONNECTIONS} connections, the same distinct signed bodies; its own CPU ${helloPost.clientCpuUsPerRequest.toFixed(0)} µs each; ${refusals(helloPost)}`,
     },
     {
-      measure: 'floor: front → uWS → verify → shard',
+      measure: 'floor: edge → uWS → verify → shard',
       'per s': Math.round(floor.rps),
       'p50 ms': floor.p50Ms.toFixed(2),
       'p99 ms': floor.p99Ms.toFixed(2),
@@ -456,7 +451,7 @@ try {
       note: `ack latency of the floor at the rate of the half-goal run below; ${refusals(floorHalf)}; client p99 ${floorHalf.sendLagP99Ms.toFixed(2)} ms late; ${cpuNote(floorHalf)}`,
     },
     {
-      measure: '… straight at uWS (no front)',
+      measure: '… straight at uWS (no edge)',
       'per s': Math.round(floorDirect.rps),
       'p50 ms': floorDirect.p50Ms.toFixed(2),
       'p99 ms': floorDirect.p99Ms.toFixed(2),

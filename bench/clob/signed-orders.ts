@@ -57,9 +57,19 @@ export async function walletWithL1Headers(
   };
 }
 
-export async function makeTrader(baseUrl: string): Promise<BenchTrader> {
+/** Header names as a service's direct port takes them: uWS drops names with '_' (the edge renames them). */
+export const dashed = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replaceAll('_', '-'), v]));
+
+/** The same requests with their header names dashed, for a direct port. */
+export const hyphenated = (requests: PreparedRequest[]): PreparedRequest[] =>
+  requests.map((r) => ({ ...r, headers: dashed(r.headers) }));
+
+/** A wallet with an API key: `SVC_X` names through the edge, dashed ones at a direct port. */
+export async function makeTrader(baseUrl: string, at: 'edge' | 'direct' = 'edge'): Promise<BenchTrader> {
   const { privateKey, address, headers } = await walletWithL1Headers();
-  const response = await fetch(`${baseUrl}/auth/api-key`, { method: 'POST', headers });
+  const sent = at === 'direct' ? dashed(headers) : headers;
+  const response = await fetch(`${baseUrl}/auth/api-key`, { method: 'POST', headers: sent });
   if (!response.ok) throw new Error(`api key: ${response.status} ${await response.text()}`);
   const creds = (await response.json()) as { apiKey: string; secret: string; passphrase: string };
   return { privateKey, address, ...creds };

@@ -22,8 +22,9 @@ import { writeReport, type Row } from '../report.ts';
 import { orderLoad, type MeasuredLoad } from '../clob/order-load.ts';
 import {
   authedRequest,
+  hyphenated,
+  makeTrader,
   orders,
-  walletWithL1Headers,
   type BenchTrader,
   type PreparedRequest,
 } from '../clob/signed-orders.ts';
@@ -156,23 +157,6 @@ async function market(operatorBase: string, traders: BenchTrader[], count: numbe
   return orders(traders, yes, count).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
 }
 
-/** Header names as a direct port takes them (uWS drops names with '_'). */
-const dashed = (headers: Record<string, string>) =>
-  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replaceAll('_', '-'), v]));
-const hyphenated = (requests: PreparedRequest[]) => requests.map((r) => ({ ...r, headers: dashed(r.headers) }));
-
-/** A wallet with an API key, made on a direct port. */
-async function makeTrader(baseUrl: string): Promise<BenchTrader> {
-  const { privateKey, address, headers } = await walletWithL1Headers();
-  const response = await fetch(`${baseUrl}/auth/api-key`, { method: 'POST', headers: dashed(headers) });
-  if (!response.ok) throw new Error(`api key: ${response.status} ${await response.text()}`);
-  return {
-    privateKey,
-    address,
-    ...((await response.json()) as { apiKey: string; secret: string; passphrase: string }),
-  };
-}
-
 interface Phase {
   load: MeasuredLoad;
   /** CPU µs per acknowledged order of each measured process. */
@@ -214,7 +198,7 @@ try {
     `${clobUrl}/`,
   );
   const traders: BenchTrader[] = [];
-  for (let i = 0; i < TRADERS; i++) traders.push(await makeTrader(clobUrl));
+  for (let i = 0; i < TRADERS; i++) traders.push(await makeTrader(clobUrl, 'direct'));
   log('signing orders…');
   const whole = await phase(clobUrl, hyphenated(await market(clobUrl, traders, PER_PHASE + WARMUP)), [clob]);
   rows.push({

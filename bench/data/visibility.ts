@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { cleanupRedisPrefix, testkitConfig, testRedisPrefix, type TestDatabase } from '@pmx/testkit';
 import { percentiles } from '../report.ts';
 import { startService } from '../service-process.ts';
-import { authedRequest, makeTrader, signOrder, type BenchTrader } from '../clob/signed-orders.ts';
+import { authedRequest, dashed, makeTrader, signOrder, type BenchTrader } from '../clob/signed-orders.ts';
 
 const POLL_MS = 5;
 const GIVE_UP_MS = 10_000;
@@ -118,7 +118,7 @@ async function measure(
   const pairs = Math.ceil(options.pairsPerSecond * options.seconds);
   const fund = async (trader: BenchTrader, asset: string) =>
     operator('/operator/deposit', { address: trader.address, asset, amount: String(10n ** 12n) });
-  const [seller, buyer, probeSeller, probe] = await Promise.all([0, 1, 2, 3].map(() => makeTrader(base)));
+  const [seller, buyer, probeSeller, probe] = await Promise.all([0, 1, 2, 3].map(() => makeTrader(base, 'direct')));
   await Promise.all([
     fund(seller!, load.yes),
     fund(buyer!, 'collateral'),
@@ -133,7 +133,7 @@ async function measure(
   let refused = 0;
   const place = async (trader: BenchTrader, order: Record<string, unknown>): Promise<number> => {
     const request = authedRequest(trader, 'POST', '/order', order, Math.floor(Date.now() / 1000));
-    const response = await fetch(`${base}/order`, { method: 'POST', headers: request.headers, body: request.body });
+    const response = await fetch(`${base}/order`, { method: 'POST', headers: dashed(request.headers), body: request.body });
     const reply = (await response.json()) as { success?: boolean };
     const at = performance.now();
     if (response.ok && reply.success === true) acked++;

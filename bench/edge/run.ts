@@ -18,7 +18,14 @@ import { processCpuUs, stealFigure, withSteal } from '../host-cpu.ts';
 import { runLoad, type LoadOptions } from '../load.ts';
 import { writeReport, type Row } from '../report.ts';
 import { orderLoad } from '../clob/order-load.ts';
-import { authedRequest, makeTrader, orders, type BenchTrader, type PreparedRequest } from '../clob/signed-orders.ts';
+import {
+  authedRequest,
+  hyphenated,
+  makeTrader,
+  orders,
+  type BenchTrader,
+  type PreparedRequest,
+} from '../clob/signed-orders.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -242,11 +249,6 @@ try {
   }
   const now = Math.floor(Date.now() / 1000);
   const signed = orders(traders, yes, 60_000).map((o, i) => authedRequest(traders[i % 8]!, 'POST', '/order', o, now));
-  const dashed = (requests: PreparedRequest[]) =>
-    requests.map((r) => ({
-      ...r,
-      headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.replaceAll('_', '-'), v])),
-    }));
   const bookRuns = await rounds([
     {
       name: 'GET /book straight',
@@ -272,7 +274,7 @@ try {
     } satisfies Measured;
   };
   const orderRuns = new Map<string, Measured>([
-    ['POST /order straight', await orderRun(straightUrl, dashed(signed.slice(0, 30_000)), undefined)],
+    ['POST /order straight', await orderRun(straightUrl, hyphenated(signed.slice(0, 30_000)), undefined)],
     ['POST /order through the edge', await orderRun(edge.clobUrl, signed.slice(30_000), edge.pid)],
   ]);
   for (const [name, m] of [...bookRuns, ...orderRuns])
