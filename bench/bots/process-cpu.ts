@@ -1,10 +1,9 @@
 // CPU per process of the running exchange, from /proc: the services' node processes (named by the
-// folder they run in: services/clob, services/ingest, services/catalog), HAProxy, Redis, the
+// script they run: clob, ingest, catalog, data; in the cluster core and gateway), HAProxy, Redis, the
 // Postgres backends serving the run's database, and the bots themselves. Each sample is the % of
 // one core each group used since the last (200 % = both cores of this machine).
 
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { basename } from 'node:path';
 import { processCpuUs } from '../host-cpu.ts';
 
 function read(file: string): string | undefined {
@@ -32,7 +31,20 @@ export function groupOf(pid: number, database: string, self: number): string | u
   } catch {
     return undefined;
   }
-  if (/\/services\/[^/]+$/.test(cwd) && /\bsrc\/main\.ts\b/.test(cmdline)) return basename(cwd);
+  return serviceOf(cmdline, cwd);
+}
+
+/**
+ * A node process's service from the script it runs, relative to its working folder: `src/main.ts` in
+ * `services/ingest` (the single-machine start) is `ingest`; `services/clob/src/core-main.ts` from the
+ * repository (the cluster start) is the clob's role, `core` (or `gateway`).
+ */
+export function serviceOf(cmdline: string, cwd: string): string | undefined {
+  for (const arg of cmdline.split(' ')) {
+    const path = arg.startsWith('/') ? arg : `${cwd}/${arg}`;
+    const match = /\/services\/([^/]+)\/src\/(?:([a-z]+)-)?main\.ts$/.exec(path);
+    if (match) return match[2] ?? match[1];
+  }
   return undefined;
 }
 
