@@ -128,8 +128,9 @@ export class BotTrader {
       };
     };
     try {
-      const answer = await this.http.send(method, pathWithQuery, { body, sign, deadline });
-      this.metrics.request(kind, answer.ms, answer.throttled, answer.recovering);
+      const onRecovering = () => this.metrics.recovering(kind);
+      const answer = await this.http.send(method, pathWithQuery, { body, sign, deadline, onRecovering });
+      this.metrics.request(kind, answer.ms, answer.throttled);
       return answer;
     } catch (error) {
       this.metrics.requestFailed(`${method} ${path}: ${(error as Error).message}`);
@@ -189,8 +190,8 @@ export class BotTrader {
         placed.push(record);
       } else {
         const failure = failureOf(result.status, result.message);
-        // A whole request's 425 was counted with its answer; a batch item's is counted here.
-        if (failure === 'recovering' && result.status === 200) this.metrics.recoveringItems('place', 1);
+        // A whole request's 425 was counted as it came; a batch item's is counted here.
+        if (failure === 'recovering' && result.status === 200) this.metrics.recovering('place');
         if (failure === 'recovering') again.push(todo[k]!);
         if (failure === 'unknown') this.inDoubt(signed, holds[k]!, result.message);
         if (failure === 'refused') this.metrics.reject(result.message, this.kind);

@@ -24,6 +24,8 @@ export interface SendOptions {
   sign?: () => Record<string, string>;
   /** No retry after a 429 or a 425 once this time (ms since the epoch) has passed. */
   deadline?: number;
+  /** Called at each 425, when it comes (a run counts them second by second). */
+  onRecovering?: () => void;
 }
 
 /** Most 429s one request waits out before it is given up as throttled. */
@@ -61,6 +63,7 @@ export class ExchangeHttp {
       let waitMs: number;
       if (answer.status === 425) {
         recovering++;
+        options.onRecovering?.();
         waitMs = recoveringPauseMs();
         if (Date.now() + waitMs > recoveringUntil) return { ...answer, throttled, recovering };
       } else if (answer.status === 429 && throttled < MAX_THROTTLED) {

@@ -143,13 +143,11 @@ export class RunMetrics {
     return this.buckets[second];
   }
 
-  request(kind: RequestKind, latencyMs: number, throttled: number, recovering = 0): void {
+  request(kind: RequestKind, latencyMs: number, throttled: number): void {
     const b = this.bucket();
     if (b === undefined) return;
     b.requests++;
     b.throttled += throttled;
-    b.recovering += recovering;
-    if (recovering > 0) this.recoveringKinds.set(kind, (this.recoveringKinds.get(kind) ?? 0) + recovering);
     if (kind === 'place') {
       b.ackMs.push(latencyMs);
       this.allAckMs.push(latencyMs);
@@ -164,12 +162,12 @@ export class RunMetrics {
     this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
   }
 
-  /** Batch items answered "recovering" (their request was answered 200, so not counted with it). */
-  recoveringItems(kind: RequestKind, count: number): void {
+  /** A 425 (a request's, or a batch item's "recovering"), counted in the second it came. */
+  recovering(kind: RequestKind): void {
     const b = this.bucket();
     if (b === undefined) return;
-    b.recovering += count;
-    this.recoveringKinds.set(kind, (this.recoveringKinds.get(kind) ?? 0) + count);
+    b.recovering++;
+    this.recoveringKinds.set(kind, (this.recoveringKinds.get(kind) ?? 0) + 1);
   }
 
   /** `sentAt` (ms since the epoch) of accepted orders marks when trading came back after a kill. */
