@@ -66,4 +66,47 @@ describe('Belief', () => {
     belief.close('o3', Date.now());
     expect(belief.available('111')).toBe(30_000_000);
   });
+
+  it('an order in doubt holds back its full spend, is judged by nobody, and is released when not placed', () => {
+    const belief = new Belief();
+    belief.deposit(COLLATERAL, 100_000_000);
+    belief.doubt(order('o4', 'BUY', 0, 50, 20), [COLLATERAL, 10_000_000]);
+    expect(belief.unsure('o4')).toBe(true);
+    expect(belief.available(COLLATERAL)).toBe(90_000_000);
+    expect(belief.notPlaced('o4')).toBe(true);
+    expect(belief.notPlaced('o4')).toBe(false);
+    expect(belief.unsure('o4')).toBe(false);
+    expect(belief.available(COLLATERAL)).toBe(100_000_000);
+    expect(belief.orders.has('o4')).toBe(false);
+  });
+
+  it('an order found placed is adopted once: its taker trades and later fills count exactly once', () => {
+    const belief = new Belief();
+    belief.deposit(COLLATERAL, 100_000_000);
+    belief.doubt(order('o5', 'BUY', 0, 60, 20), [COLLATERAL, 12_000_000]);
+    // Took 5 at 0.55 when placed (trade t5), then 3 more filled while resting at its limit.
+    const found = { making: 2_750_000, taking: 5_000_000, takerTrades: ['t5'], matched: 8_000_000, live: true };
+    expect(belief.adopt('o5', found)).toBe(true);
+    expect(belief.adopt('o5', found)).toBe(false);
+    expect(belief.balance(COLLATERAL)).toBe(100_000_000 - 2_750_000 - 1_800_000);
+    expect(belief.balance('111')).toBe(8_000_000);
+    expect(belief.orders.get('o5')).toMatchObject({ takerMatched: 5_000_000, matched: 8_000_000, open: true });
+    // The same fills learnt again (a listing, the trades) move nothing.
+    expect(belief.matchedNow('o5', 8_000_000)).toBe(true);
+    expect(belief.balance('111')).toBe(8_000_000);
+    expect([...belief.takerTrades]).toEqual(['t5']);
+    expect(belief.available(COLLATERAL)).toBe(belief.balance(COLLATERAL) - 7_200_000);
+  });
+
+  it('an order found closed is adopted closed, with no hold left', () => {
+    const belief = new Belief();
+    belief.deposit('222', 10_000_000);
+    belief.doubt(order('o6', 'SELL', 1, 30, 10), ['222', 10_000_000]);
+    const found = { making: 4_000_000, taking: 1_400_000, takerTrades: ['t6'], matched: 4_000_000, live: false };
+    expect(belief.adopt('o6', found)).toBe(true);
+    expect(belief.open.size).toBe(0);
+    expect(belief.balance('222')).toBe(6_000_000);
+    expect(belief.balance(COLLATERAL)).toBe(1_400_000);
+    expect(belief.available('222')).toBe(6_000_000);
+  });
 });

@@ -2,7 +2,9 @@
 // answer to each order it placed (what it gave and got at once, the trades it took), the fills of
 // its resting orders as it learns them, and which of its orders are open. Balances are base units
 // (6 decimals) as integers; a resting order fills at its own limit, so a maker fill's collateral
-// is exact: size × price in cents / 100, with sizes in lots of 10,000 base units.
+// is exact: size × price in cents / 100, with sizes in lots of 10,000 base units. An order whose
+// answer left its outcome unknown is in doubt: held back at its full spend, judged by nobody,
+// until the bot has looked it up and adopted what the exchange says (or learnt it was not placed).
 
 export const COLLATERAL = 'collateral';
 export const UNITS = 1_000_000;
@@ -45,6 +47,30 @@ export interface PlaceAnswer {
   tradeIDs?: string[];
 }
 
+/** An order as signed, before the exchange has said anything of it. */
+export type SignedOrder = Omit<BotOrder, 'matched' | 'takerMatched' | 'open' | 'restingSince'>;
+
+/** An order whose answer left its outcome unknown. */
+export interface OrderInDoubt {
+  order: SignedOrder;
+  /** When its answer came (ms). */
+  since: number;
+  /** What it may spend, held back until it is settled. */
+  hold: [asset: string, amount: number];
+}
+
+/** What a lookup found of an order in doubt: its taking when placed (from its taker trades) and now. */
+export interface FoundOrder {
+  /** Base units it gave and got as taker, as its place answer would have said. */
+  making: number;
+  taking: number;
+  takerTrades: string[];
+  /** Matched in all now (taking plus fills while resting), base units. */
+  matched: number;
+  /** Still resting (LIVE). */
+  live: boolean;
+}
+
 /** A decimal string of at most 6 decimals → base units. */
 export function baseUnits(text: string): number {
   const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text);
@@ -69,6 +95,10 @@ export class Belief {
   readonly cancelling = new Set<string>();
   /** Cancelled orders whose fills before the cancel are not known yet. */
   readonly unsettled = new Set<string>();
+  /** Orders whose answer left the outcome unknown, until looked up. */
+  readonly inDoubt = new Map<string, OrderInDoubt>();
+  /** Open orders whose cancel's outcome is unknown, until read again. */
+  readonly cancelsInDoubt = new Set<string>();
 
   balance(asset: string): number {
     return this.balances.get(asset) ?? 0;
@@ -111,15 +141,60 @@ export class Belief {
     return this.balance(asset) - this.reserved(asset) - (this.holds.get(asset) ?? 0);
   }
 
+  /** Not judged yet: its answer is on its way, or its outcome is in doubt. */
+  unsure(orderId: string): boolean {
+    return this.pending.has(orderId) || this.inDoubt.has(orderId);
+  }
+
   /** Takes in an accepted order's answer: what it gave and got at once, and whether it rests. */
-  placed(order: Omit<BotOrder, 'matched' | 'takerMatched' | 'open' | 'restingSince'>, answer: PlaceAnswer): BotOrder {
-    const token = order.market.tokens[order.token];
+  placed(order: SignedOrder, answer: PlaceAnswer): BotOrder {
     const making = baseUnits(answer.makingAmount);
     const taking = baseUnits(answer.takingAmount);
+    return this.took(order, making, taking, answer.tradeIDs ?? [], answer.status === 'live');
+  }
+
+  /** An order whose outcome is unknown: held back at its full spend until it is settled. */
+  doubt(order: SignedOrder, hold: [asset: string, amount: number]): void {
+    this.inDoubt.set(order.id, { order, since: Date.now(), hold });
+    this.hold(hold[0], hold[1]);
+  }
+
+  /** A lookup found no such order: it was never placed. */
+  notPlaced(orderId: string): boolean {
+    const doubt = this.inDoubt.get(orderId);
+    if (doubt === undefined) return false;
+    this.inDoubt.delete(orderId);
+    this.hold(doubt.hold[0], -doubt.hold[1]);
+    return true;
+  }
+
+  /**
+   * A lookup found the order: it is taken in once, as its answer would have told it (its taker
+   * trades), then its fills while resting at its limit; false when it is not (or no longer) in doubt.
+   */
+  adopt(orderId: string, found: FoundOrder): boolean {
+    const doubt = this.inDoubt.get(orderId);
+    if (doubt === undefined || this.orders.has(orderId)) return false;
+    this.inDoubt.delete(orderId);
+    this.hold(doubt.hold[0], -doubt.hold[1]);
+    const takerTokens = doubt.order.side === 'BUY' ? found.taking : found.making;
+    this.took(doubt.order, found.making, found.taking, found.takerTrades, found.live || found.matched > takerTokens);
+    this.matchedNow(orderId, found.matched);
+    if (!found.live) this.close(orderId);
+    return true;
+  }
+
+  private took(
+    order: SignedOrder,
+    making: number,
+    taking: number,
+    tradeIds: readonly string[],
+    rests: boolean,
+  ): BotOrder {
+    const token = order.market.tokens[order.token];
     const tokens = order.side === 'BUY' ? taking : making;
     this.trade(order.side, token, tokens, order.side === 'BUY' ? making : taking);
-    for (const id of answer.tradeIDs ?? []) this.takerTrades.add(id);
-    const rests = answer.status === 'live';
+    for (const id of tradeIds) this.takerTrades.add(id);
     const record: BotOrder = {
       ...order,
       matched: tokens,

@@ -39,6 +39,10 @@ export interface BotsOptions {
   resultsDir?: string;
   /** The run's name (default bots-<date>-<time>). */
   name?: string;
+  /** Seconds into the run at which the active core is SIGKILLed (a failover run), if at all. */
+  killActiveCoreAt?: number;
+  /** The cores' health URLs, where the active one is found (infra/cluster.sh's 8090 and 8091). */
+  coreUrls: string[];
 }
 
 export interface Connections {
@@ -49,7 +53,10 @@ export interface Connections {
 
 const USAGE = `usage: pnpm bots [--makers 4] [--takers 8] [--noise 4] [--markets 4] [--seconds 60]
        [--taker-rate 5] [--noise-rate 2] [--quote-ms 500] [--drift 1] [--funds 20000]
-       [--url http://127.0.0.1:8080] [--operator-url URL] [--no-own-addresses] [--seed 1] [--name RUN]`;
+       [--url http://127.0.0.1:8080] [--operator-url URL] [--no-own-addresses] [--seed 1] [--name RUN]
+       [--kill-active-core-at S] [--core-urls http://127.0.0.1:8090,http://127.0.0.1:8091]`;
+
+const CORE_URLS = 'http://127.0.0.1:8090,http://127.0.0.1:8091';
 
 export class BotsUsageError extends Error {
   constructor(message: string) {
@@ -94,6 +101,8 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
         'no-own-addresses': { type: 'boolean', default: false },
         seed: { type: 'string' },
         name: { type: 'string' },
+        'kill-active-core-at': { type: 'string' },
+        'core-urls': { type: 'string' },
       },
     });
   } catch (error) {
@@ -106,6 +115,11 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
   if (!URL.canParse(url)) throw new BotsUsageError(`--url must be a URL such as http://127.0.0.1:8080, got ${url}`);
   if (v.name !== undefined && !/^[\w.-]{1,64}$/.test(v.name))
     throw new BotsUsageError('--name takes letters, digits, _ . - (a folder name)');
+  const coreUrls = (v['core-urls'] ?? CORE_URLS).split(',').map((u) => u.trim().replace(/\/+$/, ''));
+  if (coreUrls.some((u) => !URL.canParse(u)))
+    throw new BotsUsageError(`--core-urls must be URLs separated by commas, got ${v['core-urls']}`);
+  const seconds = number(v.seconds, 'seconds', 60, 1, 3600);
+  const killAt = v['kill-active-core-at'];
   return {
     url,
     operatorUrl: (v['operator-url'] ?? envString(env, 'PMX_BOTS_OPERATOR_URL', url)).replace(/\/+$/, ''),
@@ -114,7 +128,7 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
     takers: whole(v.takers, 'takers', 8, 0, 200),
     noise: whole(v.noise, 'noise', 4, 0, 200),
     markets: whole(v.markets, 'markets', 4, 1, 100),
-    seconds: number(v.seconds, 'seconds', 60, 1, 3600),
+    seconds,
     takerRate: number(v['taker-rate'], 'taker-rate', 5, 0.01, 1000),
     noiseRate: number(v['noise-rate'], 'noise-rate', 2, 0.01, 1000),
     quoteMs: whole(v['quote-ms'], 'quote-ms', 500, 50, 60_000),
@@ -130,6 +144,8 @@ export function loadBotsOptions(argv: string[], env: Env): BotsOptions {
     maxInventory: 400,
     seed: whole(v.seed, 'seed', 1, 0, 2 ** 31),
     ...(v.name === undefined ? {} : { name: v.name }),
+    ...(killAt === undefined ? {} : { killActiveCoreAt: number(killAt, 'kill-active-core-at', 0, 0, seconds) }),
+    coreUrls,
   };
 }
 

@@ -1,6 +1,7 @@
 // The end-of-run check, once the crowd has stopped and the shard queues are drained: every fill a
 // bot saw is in the ledger and the ledger has none it did not see, every bot's balances are what
-// it believes and what the ledger and the exchange hold, no bot order is left open, and the
+// it believes and what the ledger and the exchange hold, nothing is left in doubt (an answer of
+// unknown outcome not settled by a look-up), no bot order is left open, and the
 // ledger's invariants (conservation of collateral and tokens; docs/design/money.md) hold.
 
 import type { Sql } from '@pmx/db';
@@ -84,6 +85,14 @@ async function balancesAgree(sql: Sql, bots: readonly BotTrader[], markets: read
   return problems;
 }
 
+/** Orders and cancels whose outcome the bots could not settle: each is a disagreement at the end. */
+function nothingInDoubt(bots: readonly BotTrader[]): string[] {
+  return bots.flatMap((bot) => [
+    ...[...bot.belief.inDoubt.keys()].map((id) => `${bot.name}: order ${id} still in doubt (never looked up)`),
+    ...[...bot.belief.cancelsInDoubt].map((id) => `${bot.name}: cancel of ${id} still in doubt`),
+  ]);
+}
+
 async function nothingLeftOpen(sql: Sql, bots: readonly BotTrader[]): Promise<string[]> {
   const rows = await sql<{ order_id: string; owner: string }[]>`
     SELECT order_id, owner FROM orders WHERE status = 'live' AND owner = ANY(${bots.map((b) => b.address.toLowerCase())})`;
@@ -96,9 +105,11 @@ export async function endOfRunChecks(
   markets: readonly RunMarket[],
   reconciler: Reconciler,
 ): Promise<CheckResult[]> {
+  const doubts = nothingInDoubt(bots);
   const fills = await settleBeliefs(bots, reconciler);
   const takerTrades = bots.reduce((sum, bot) => sum + bot.belief.takerTrades.size, 0);
   const checks = [
+    result('every answer of unknown outcome settled by a look-up', doubts, 'none left in doubt'),
     result('every fill a bot saw is in the ledger, as it saw it', fills, 'all orders agree'),
     result(
       'the ledger has exactly the trades the bots took',

@@ -4,3 +4,5 @@ export { runBots, type BotsRun, type BotsDeps, type BotsOutcome } from './run.ts
 export { endOfRunChecks, type CheckResult } from './end-check.ts';
 export { loadBotsOptions, loadConnections, type BotsOptions } from './config.ts';
 export { writeBotsRun } from '../report/bots-page.ts';
+export { BotTrader, spendOf, type PlannedOrder } from './bot-trader.ts';
+export { RunMetrics } from './run-metrics.ts';

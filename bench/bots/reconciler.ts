@@ -2,7 +2,8 @@
 // and its trades (GET /data/trades) — learns the fills of its resting orders from it, and counts
 // every disagreement with what the bot believes, by kind. Timing is allowed for: an order placed
 // or cancelled after a listing started is not judged by it, and trades reach /data/trades only
-// once ingest has stored them.
+// once ingest has stored them. An order in doubt (its answer's outcome unknown, or its cancel's)
+// is not judged while it is: the bot settles it first (doubts.ts); the end check counts any left.
 
 import { baseUnits, type BotOrder } from './belief.ts';
 import type { BotTrader } from './bot-trader.ts';
@@ -42,6 +43,8 @@ export class Reconciler {
 
   /** One listing of the bot's open orders against its belief; learns the fills it shows. */
   async orders(bot: BotTrader, deadline?: number): Promise<void> {
+    // What is in doubt is looked up first (one round): the listing then judges it as settled.
+    if (bot.belief.inDoubt.size > 0 || bot.belief.cancelsInDoubt.size > 0) await bot.settleDoubts(0);
     const startedAt = Date.now();
     // What the bot knew when the listing started: fills learnt meanwhile (from the trades) may
     // run ahead of the listing's snapshot without it being wrong.
@@ -54,7 +57,7 @@ export class Reconciler {
       seen.add(wire.id);
       const order = bot.belief.orders.get(wire.id);
       if (order === undefined) {
-        if (!bot.belief.pending.has(wire.id)) this.disagree('open order the bot does not know');
+        if (!bot.belief.unsure(wire.id)) this.disagree('open order the bot does not know');
         continue;
       }
       if (order.cancelAckedAt !== undefined && order.cancelAckedAt < startedAt)
@@ -64,7 +67,11 @@ export class Reconciler {
       else if (matched > order.matched) bot.belief.matchedNow(wire.id, matched);
     }
     const gone = [...bot.belief.open.values()].filter(
-      (order) => !seen.has(order.id) && order.restingSince > 0 && order.restingSince < startedAt,
+      (order) =>
+        !seen.has(order.id) &&
+        order.restingSince > 0 &&
+        order.restingSince < startedAt &&
+        !bot.belief.cancelsInDoubt.has(order.id),
     );
     for (const order of gone) await this.closedOrder(bot, order, deadline);
     for (const id of [...bot.belief.unsettled]) await this.cancelledOrder(bot, id, deadline);
@@ -93,8 +100,8 @@ export class Reconciler {
     if (!bot.belief.matchedNow(order.id, baseUnits(wire.size_matched)))
       this.disagree('matched amount lower than the bot knew');
     if (wire.status === 'LIVE') return; // opened again in the listing's blind spot: next time
-    if (wire.status === 'CANCELED' && order.open && !bot.belief.cancelling.has(order.id))
-      this.disagree('order cancelled without the bot asking');
+    const asked = bot.belief.cancelling.has(order.id) || bot.belief.cancelsInDoubt.has(order.id);
+    if (wire.status === 'CANCELED' && order.open && !asked) this.disagree('order cancelled without the bot asking');
     bot.belief.close(order.id);
   }
 
@@ -133,7 +140,7 @@ export class Reconciler {
     const { belief } = bot;
     const address = bot.address.toLowerCase();
     const mine = trade.maker_orders.filter((m) => m.maker_address === address);
-    if (belief.pending.has(trade.taker_order_id) || mine.some((m) => belief.pending.has(m.order_id))) return false;
+    if (belief.unsure(trade.taker_order_id) || mine.some((m) => belief.unsure(m.order_id))) return false;
     if (trade.type === 'TAKER') {
       if (!belief.takerTrades.has(trade.id)) this.disagree('taker trade the bot was never told of');
       const sizes = this.mapOf(this.takerSizes, bot);

@@ -1,6 +1,7 @@
 // What the crowd did, second by second: orders sent and accepted, fills, cancels, rejections by
-// reason, 429s, and the ack latency of order placements (POST /order and POST /orders) — the
-// progress line while running and the series the report draws.
+// reason, 429s, 425s (recovering), answers of unknown outcome and how they settled, and the ack
+// latency of order placements (POST /order and POST /orders) — the progress line while running
+// and the series the report draws.
 
 import { percentiles } from '../report.ts';
 
@@ -14,7 +15,25 @@ interface Counts {
   cancels: number;
   rejects: number;
   throttled: number;
+  /** 425 answers (a market recovering after a restart), every request kind; not rejects. */
+  recovering: number;
+  /** Orders and cancels whose answer left their outcome unknown (5xx, no answer). */
+  inDoubt: number;
   requests: number;
+}
+
+/** How the answers of unknown outcome settled, and other events of a failover, over the run. */
+export interface DoubtCounts {
+  /** Orders looked up after an unknown outcome: found placed (adopted), not placed. */
+  ordersInDoubt: number;
+  foundPlaced: number;
+  foundNotPlaced: number;
+  /** Cancels of unknown outcome whose orders were read again. */
+  cancelsInDoubt: number;
+  /** Orders answered "Duplicated." (a retried id that had landed): looked up. */
+  duplicates: number;
+  /** Heartbeats refused as not current or late: the switch armed again with "". */
+  heartbeatRearms: number;
 }
 
 type SecondBucket = Counts & { ackMs: number[] };
@@ -40,6 +59,20 @@ export interface MetricsSummary extends Counts {
   rejectsByKind: Record<string, number>;
   requestErrors: number;
   requestErrorsByReason: Record<string, number>;
+  /** 425s by request kind (place, cancel, read, heartbeat). */
+  recoveringByKind: Record<string, number>;
+  doubts: DoubtCounts;
+  /** With --kill-active-core-at: when the kill was sent (s since the start) and what followed. */
+  kill?: KillFigures;
+}
+
+export interface KillFigures {
+  /** Seconds since the run started. */
+  atSec: number;
+  port: number;
+  pid: number;
+  /** From the kill to the first accepted order sent after it, ms; null if none was. */
+  nextAcceptedMs: number | null;
 }
 
 const empty = (): SecondBucket => ({
@@ -49,6 +82,8 @@ const empty = (): SecondBucket => ({
   cancels: 0,
   rejects: 0,
   throttled: 0,
+  recovering: 0,
+  inDoubt: 0,
   requests: 0,
   ackMs: [],
 });
@@ -79,6 +114,17 @@ export class RunMetrics {
   private counting = false;
   private measuredFrom = Date.now();
   private measuredUntil: number | undefined;
+  private readonly recoveringKinds = new Map<string, number>();
+  readonly doubts: DoubtCounts = {
+    ordersInDoubt: 0,
+    foundPlaced: 0,
+    foundNotPlaced: 0,
+    cancelsInDoubt: 0,
+    duplicates: 0,
+    heartbeatRearms: 0,
+  };
+  private killedAt: { at: number; port: number; pid: number } | undefined;
+  private acceptedAfterKill: number | undefined;
 
   start(): void {
     this.counting = true;
@@ -116,11 +162,39 @@ export class RunMetrics {
     this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
   }
 
-  orders(sent: number, accepted: number): void {
+  /** A 425 (a request's, or a batch item's "recovering"), counted in the second it came. */
+  recovering(kind: RequestKind): void {
+    const b = this.bucket();
+    if (b === undefined) return;
+    b.recovering++;
+    this.recoveringKinds.set(kind, (this.recoveringKinds.get(kind) ?? 0) + 1);
+  }
+
+  /** `sentAt` (ms since the epoch) of accepted orders marks when trading came back after a kill. */
+  orders(sent: number, accepted: number, sentAt?: number): void {
     const b = this.bucket();
     if (b === undefined) return;
     b.ordersSent += sent;
     b.accepted += accepted;
+    const kill = this.killedAt;
+    if (accepted > 0 && kill !== undefined && this.acceptedAfterKill === undefined && (sentAt ?? 0) > kill.at)
+      this.acceptedAfterKill = Date.now();
+  }
+
+  /** An order or cancel whose outcome is unknown (the bot looks it up). */
+  inDoubt(what: 'order' | 'cancel', count = 1): void {
+    const b = this.bucket();
+    if (b !== undefined) b.inDoubt += count;
+    if (what === 'order') this.doubts.ordersInDoubt += count;
+    else this.doubts.cancelsInDoubt += count;
+  }
+
+  doubt(what: 'foundPlaced' | 'foundNotPlaced' | 'duplicates' | 'heartbeatRearms'): void {
+    this.doubts[what]++;
+  }
+
+  killed(port: number, pid: number, at = Date.now()): void {
+    this.killedAt = { at, port, pid };
   }
 
   fills(trades: number): void {
@@ -153,6 +227,8 @@ export class RunMetrics {
       cancels: b.cancels,
       rejects: b.rejects,
       throttled: b.throttled,
+      recovering: b.recovering,
+      inDoubt: b.inDoubt,
       requests: b.requests,
       ackP50Ms: ms(b.ackMs, 50),
       ackP90Ms: ms(b.ackMs, 90),
@@ -172,6 +248,8 @@ export class RunMetrics {
       cancels: sum('cancels'),
       rejects: sum('rejects'),
       throttled: sum('throttled'),
+      recovering: sum('recovering'),
+      inDoubt: sum('inDoubt'),
       requests: sum('requests'),
       ordersPerSec: Math.round(sum('ordersSent') / seconds),
       fillsPerSec: Math.round(sum('fills') / seconds),
@@ -182,6 +260,18 @@ export class RunMetrics {
       rejectsByKind: Object.fromEntries([...this.kindReasons].sort((a, b) => b[1] - a[1])),
       requestErrors: this.errors,
       requestErrorsByReason: Object.fromEntries(this.failures),
+      recoveringByKind: Object.fromEntries(this.recoveringKinds),
+      doubts: { ...this.doubts },
+      ...(this.killedAt === undefined ? {} : { kill: this.killFigures(this.killedAt) }),
+    };
+  }
+
+  private killFigures(kill: { at: number; port: number; pid: number }): KillFigures {
+    return {
+      atSec: Number(((kill.at - this.measuredFrom) / 1000).toFixed(2)),
+      port: kill.port,
+      pid: kill.pid,
+      nextAcceptedMs: this.acceptedAfterKill === undefined ? null : this.acceptedAfterKill - kill.at,
     };
   }
 
@@ -201,8 +291,15 @@ export class RunMetrics {
       `bots ${elapsed}s: ${rate('ordersSent')} orders/s, ${rate('fills')} fills/s, ${rate('cancels')} cancels/s, ` +
       `ack p50 ${ms(acks, 50) ?? '-'} ms p99 ${ms(acks, 99) ?? '-'} ms, rejects ${this.totalRejects()}` +
       (reasons === '' ? '' : ` (${reasons})`) +
-      (this.errors > 0 ? `, ${this.errors} request errors` : '')
+      (this.errors > 0 ? `, ${this.errors} request errors` : '') +
+      this.failoverPart()
     );
+  }
+
+  private failoverPart(): string {
+    const recovering = this.buckets.reduce((s, b) => s + b.recovering, 0);
+    const doubts = this.doubts.ordersInDoubt + this.doubts.cancelsInDoubt;
+    return (recovering > 0 ? `, ${recovering} recovering (425)` : '') + (doubts > 0 ? `, ${doubts} in doubt` : '');
   }
 
   private totalRejects(): number {

@@ -1,6 +1,7 @@
 // One run of the crowd against a running exchange: markets made and bots funded through the
-// operator API, the bots trading until the run's end with a progress line each second, then the
-// stop (cancels), the drain of the shard queues, the end-of-run check, and what the report needs.
+// operator API, the bots trading until the run's end with a progress line each second (and, in a
+// failover run, the active core SIGKILLed at its time), then the stop (cancels), what is still in
+// doubt looked up, the drain of the shard queues, the end-of-run check, and what the report needs.
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -8,7 +9,8 @@ import type { Sql } from '@pmx/db';
 import { prng } from '../engine/workload.ts';
 import { assertSignsCorrectly } from '../clob/signed-orders.ts';
 import { COLLATERAL, UNITS, type RunMarket } from './belief.ts';
-import { BotTrader, type BotKind } from './bot-trader.ts';
+import { BotTrader, SETTLE_LIMIT_MS, type BotKind } from './bot-trader.ts';
+import { killActiveCore } from './core-kill.ts';
 import type { BotsOptions } from './config.ts';
 import { runMaker, runNoise, runTaker, type Crowd } from './crowd.ts';
 import { endOfRunChecks, type CheckResult } from './end-check.ts';
@@ -131,6 +133,31 @@ function reconcileLoop(bots: BotTrader[], reconciler: Reconciler, crowd: Crowd, 
   })();
 }
 
+/** After the stop: each bot settles what is still in doubt, and cancels what that found resting. */
+async function settleAfterStop(bots: readonly BotTrader[]): Promise<void> {
+  await Promise.all(
+    bots.map(async (bot) => {
+      if (bot.belief.inDoubt.size > 0 || bot.belief.cancelsInDoubt.size > 0) await bot.settleDoubts(SETTLE_LIMIT_MS);
+      if (bot.belief.open.size > 0) await bot.cancel([...bot.belief.open.keys()]);
+    }),
+  );
+}
+
+/** At `atSec` into the run, SIGKILLs the active core (--kill-active-core-at); logs what it did. */
+function scheduleKill(options: BotsOptions, metrics: RunMetrics, log: (line: string) => void): () => void {
+  if (options.killActiveCoreAt === undefined) return () => {};
+  const timer = setTimeout(() => {
+    killActiveCore(options.coreUrls).then(
+      (kill) => {
+        metrics.killed(kill.port, kill.pid, kill.at);
+        log(`bots: SIGKILL sent to the active core (pid ${kill.pid}, port ${kill.port})`);
+      },
+      (error: unknown) => log(`bots: the core kill failed: ${(error as Error).message}`),
+    );
+  }, options.killActiveCoreAt * 1000);
+  return () => clearTimeout(timer);
+}
+
 /** Waits until no shard batch is left to apply (at most `limitMs`); returns how long that took. */
 async function drain(sampler: ExchangeSampler, limitMs: number): Promise<number> {
   const started = Date.now();
@@ -174,6 +201,7 @@ export async function runBots(options: BotsOptions, deps: BotsDeps): Promise<Bot
   };
   const startedAt = new Date().toISOString();
   metrics.start();
+  const cancelKill = scheduleKill(options, metrics, log);
   sampler.start(options.sampleMs);
   const progress = setInterval(() => {
     const last = sampler.samples.at(-1);
@@ -186,9 +214,11 @@ export async function runBots(options: BotsOptions, deps: BotsDeps): Promise<Bot
       reconcileLoop(bots, reconciler, crowd, options.reconcileMs),
     ]);
   } finally {
+    cancelKill();
     clearInterval(progress);
     metrics.stop();
   }
+  await settleAfterStop(bots);
   const drainMs = await drain(sampler, 120_000);
   // The history catches up too (the sampler goes on a little while after the drain).
   await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 3 * options.sampleMs)));

@@ -33,8 +33,43 @@ function headline(run: BotsRun): Record<string, Cell>[] {
     { figure: 'largest ledger lag, ms', value: max(samples.map((x) => x.ledgerLagMs)) ?? 0 },
     { figure: 'largest history lag behind the ledger, ms', value: max(samples.map((x) => x.historyLagMs)) ?? 'n/a' },
     { figure: 'queues drained after stop, ms', value: run.drainMs },
+    ...failover(run),
   ];
 }
+
+/** What a failover showed: 425s, answers of unknown outcome and how they settled, the kill. */
+function failover(run: BotsRun): Record<string, Cell>[] {
+  const s = run.summary;
+  const d = s.doubts;
+  const rows: Record<string, Cell>[] = [
+    {
+      figure: '425s (recovering), retried',
+      value: `${s.recovering}${
+        Object.keys(s.recoveringByKind).length === 0
+          ? ''
+          : ` (${Object.entries(s.recoveringByKind)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ')})`
+      }`,
+    },
+    {
+      figure: 'orders of unknown outcome: found placed / not placed',
+      value: `${d.ordersInDoubt}: ${d.foundPlaced} / ${d.foundNotPlaced}${d.duplicates > 0 ? ` (${d.duplicates} "Duplicated.")` : ''}`,
+    },
+    { figure: 'cancels of unknown outcome (orders read again)', value: d.cancelsInDoubt },
+    { figure: 'heartbeats refused, switch armed again', value: d.heartbeatRearms },
+  ];
+  if (s.kill !== undefined)
+    rows.push(
+      { figure: 'active core SIGKILLed at, s', value: `${s.kill.atSec} (pid ${s.kill.pid}, port ${s.kill.port})` },
+      { figure: 'kill → next accepted order, ms', value: s.kill.nextAcceptedMs ?? 'none' },
+    );
+  return rows;
+}
+
+/** The kill's mark on the charts over time. */
+const marksOf = (run: BotsRun) =>
+  run.summary.kill === undefined ? [] : [{ label: 'core killed', x: run.summary.kill.atSec }];
 
 function charts(run: BotsRun, cores: number): string {
   const t = run.series.map((row) => row.t);
@@ -49,7 +84,10 @@ function charts(run: BotsRun, cores: number): string {
         { name: 'orders accepted', values: run.series.map((r) => r.accepted) },
         { name: 'fills (trades)', values: run.series.map((r) => r.fills) },
         { name: 'cancels', values: run.series.map((r) => r.cancels) },
+        { name: '425s (recovering)', values: run.series.map((r) => r.recovering) },
+        { name: 'unknown outcome', values: run.series.map((r) => r.inDoubt) },
       ],
+      marks: marksOf(run),
     }),
     lineChart({
       title: 'Ack latency of order placements (POST /order, POST /orders)',
@@ -61,6 +99,7 @@ function charts(run: BotsRun, cores: number): string {
         { name: 'p90', values: run.series.map((r) => r.ackP90Ms) },
         { name: 'p99', values: run.series.map((r) => r.ackP99Ms) },
       ],
+      marks: marksOf(run),
     }),
     barChart(
       'Rejections by reason (whole run)',
@@ -75,6 +114,7 @@ function charts(run: BotsRun, cores: number): string {
       yLabel: 'batches',
       x: st,
       series: [{ name: 'queue depth', values: run.samples.map((s) => s.queueDepth) }],
+      marks: marksOf(run),
     }),
     lineChart({
       title: 'Ingest lag: ledger (oldest unapplied batch) and history (ClickHouse behind the ledger)',
@@ -85,6 +125,7 @@ function charts(run: BotsRun, cores: number): string {
         { name: 'ledger lag', values: run.samples.map((s) => s.ledgerLagMs) },
         { name: 'history lag', values: run.samples.map((s) => s.historyLagMs) },
       ],
+      marks: marksOf(run),
     }),
   );
   const groups = [...new Set(run.samples.flatMap((s) => Object.keys(s.cpu)))].sort();
@@ -106,6 +147,7 @@ function charts(run: BotsRun, cores: number): string {
         { name: 'all of these', values: total },
       ],
       reference: { label: `all ${cores} cores`, value: cores * 100 },
+      marks: marksOf(run),
     }),
     '<h2>Rejections by kind of bot</h2>',
     table(
@@ -120,7 +162,10 @@ function command(run: BotsRun): string {
   return (
     `pnpm bots --makers ${o.makers} --takers ${o.takers} --noise ${o.noise} --markets ${o.markets} ` +
     `--seconds ${o.seconds} --taker-rate ${o.takerRate} --noise-rate ${o.noiseRate} --quote-ms ${o.quoteMs} ` +
-    `--drift ${o.drift} --funds ${o.funds} --url ${o.url}${o.ownAddresses ? '' : ' --no-own-addresses'}`
+    `--drift ${o.drift} --funds ${o.funds} --url ${o.url}${o.ownAddresses ? '' : ' --no-own-addresses'}` +
+    (o.killActiveCoreAt === undefined
+      ? ''
+      : ` --kill-active-core-at ${o.killActiveCoreAt} --core-urls ${o.coreUrls.join(',')}`)
   );
 }
 

@@ -17,6 +17,8 @@ export interface LineChartSpec {
   series: Series[];
   /** A horizontal line to read the series against (a goal or a ceiling). */
   reference?: { label: string; value: number };
+  /** Vertical lines at moments of the run (an x value each), such as a process killed. */
+  marks?: { label: string; x: number }[];
 }
 
 const WIDTH = 760;
@@ -108,6 +110,11 @@ export function lineChart(spec: LineChartSpec): string {
     parts.push(
       `<text x="${WIDTH - PAD.right - 4}" y="${Number(y) - 4}" text-anchor="end" fill="#555">${escapeHtml(spec.reference.label)}</text>`,
     );
+  }
+  for (const mark of spec.marks ?? []) {
+    const x = sx(mark.x).toFixed(1);
+    parts.push(`<line x1="${x}" x2="${x}" y1="${top}" y2="${top + plotH}" stroke="#000" stroke-dasharray="3 3"/>`);
+    parts.push(`<text x="${Number(x) + 4}" y="${top + 10}" fill="#000">${escapeHtml(mark.label)}</text>`);
   }
   spec.series.forEach((series, i) => {
     const color = PALETTE[i % PALETTE.length]!;
