@@ -133,10 +133,12 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     }
   })();
   const ready = active.then(async () => {
+    const started = performance.now();
     for (const market of await markets.load()) await openMarket(market);
     await proxies.load();
     heartbeats.restore(await heartbeatStore.load());
-    await recoverShards({
+    const loadMs = performance.now() - started;
+    const took = await recoverShards({
       sql,
       shards,
       core,
@@ -146,6 +148,11 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
       signal: closing.signal,
       onShardReady: () => service.publishStatus(),
     });
+    const ms = (value: number) => Math.round(value);
+    log.info(
+      took,
+      `trading open ${ms(performance.now() - started)} ms after taking the shard locks (markets, proxies and switches ${ms(loadMs)} ms; ingest's drain ${ms(took.drainMs)} ms, the ledger read ${ms(took.readMs)} ms, the rebuild of ${took.openOrders} open orders ${ms(took.rebuildMs)} ms)`,
+    );
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
   });
   ready.catch(() => {});
