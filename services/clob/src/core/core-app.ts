@@ -150,7 +150,7 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     });
     const ms = (value: number) => Math.round(value);
     log.info(
-      took,
+      { ...took, loadMs },
       `trading open ${ms(performance.now() - started)} ms after taking the shard locks (markets, proxies and switches ${ms(loadMs)} ms; ingest's drain ${ms(took.drainMs)} ms, the ledger read ${ms(took.readMs)} ms, the rebuild of ${took.openOrders} open orders ${ms(took.rebuildMs)} ms)`,
     );
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
