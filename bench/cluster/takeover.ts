@@ -80,6 +80,18 @@ async function liveOrders(): Promise<number> {
   return Number(row!.n);
 }
 
+/** The open orders in the ledger once ingest has applied what the core queued: at least `target`, and still. */
+async function settledLiveOrders(target: number): Promise<number> {
+  let last = -1;
+  for (let waited = 0; waited < 1200; waited++) {
+    const now = await liveOrders();
+    if (now >= target && now === last) return now;
+    last = now;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the ledger did not reach ${target} open orders`);
+}
+
 /** Sends one probe order after another until one is acknowledged; when it was (performance.now()). */
 async function firstAck(probes: PreparedRequest[]): Promise<number> {
   for (const probe of probes) {
@@ -156,9 +168,7 @@ try {
       });
       log(`placed at ${Math.round(placed.rps * PER_BATCH)} orders/s`);
     }
-    // Ingest has the ledger where the books are: what the standby rebuilds is every resting order.
-    for (let waited = 0; (resting = await liveOrders()) < target && waited < 600; waited++)
-      await new Promise((r) => setTimeout(r, 100));
+    resting = await settledLiveOrders(target);
     const now = Math.floor(Date.now() / 1000);
     const probes = Array.from({ length: PROBES }, (_, i) =>
       authedRequest(
@@ -190,7 +200,7 @@ try {
     figures[`goal met (≤ ${GOAL_MS} ms), ${target} open orders`] = ackMs <= GOAL_MS;
     // The supervisor's restart: the dead core stands by for the next round.
     cores[active] = await startCore(active);
-    resting = await liveOrders();
+    resting = await settledLiveOrders(resting);
   }
 } finally {
   await sql.end({ timeout: 2 });
