@@ -83,7 +83,7 @@ export class ClusterRig {
       partial = lines.pop()!;
       for (const line of lines) {
         output.push({ at, line });
-        if (!/"level":(10|20|30)\b/.test(line)) process.stdout.write(`${line}\n`);
+        if (!/"level":("(trace|debug|info)"|10|20|30)\b/.test(line)) process.stdout.write(`${line}\n`);
       }
     });
     for (let i = 0; i < 300; i++) {
@@ -101,11 +101,14 @@ export class ClusterRig {
     throw new Error(`${script} did not start`);
   }
 
+  /** SIGTERM, so that a profile is written; SIGKILL after 10 s. */
   async stop(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
+    const late = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(late);
   }
 
   async operator(base: string, path: string, body: unknown): Promise<any> {
@@ -153,7 +156,7 @@ export class ClusterRig {
 
   /** Stops what still runs, and removes the database and the Redis prefix. */
   async close(): Promise<void> {
-    for (const child of this.running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(this.running.map((child) => this.stop(child)));
     await cleanupRedisPrefix(this.redis, this.prefix);
     this.redis.disconnect();
     await this.db.drop();

@@ -124,7 +124,7 @@ function recoveryOf(core: RigProcess, killedAt: number): Record<string, number> 
   const open = lines.find((l) => /trading open/.test(l.msg));
   if (locks === undefined || open === undefined) throw new Error('the standby did not log its takeover');
   return {
-    locksMs: locks.time - killedAt,
+    locksMs: Date.parse(locks.time) - killedAt,
     loadMs: open.loadMs,
     drainMs: open.drainMs,
     readMs: open.readMs,
