@@ -175,6 +175,7 @@ describe('the front end and the ledger part ways', () => {
     await system.stopIngest();
     await taker.placeOrder({ tokenId: yes, ...limit('SELL', '0.90', 5) }); // queued: the restart recovers slowly
     await h.restart({ waitReady: false });
+    const restartedAt = performance.now();
     for (const t of [mm, taker]) t.baseUrl = h.url;
 
     // Every one of these would answer from a key's orders and balances, not all rebuilt yet.
@@ -193,8 +194,13 @@ describe('the front end and the ledger part ways', () => {
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, Math.ceil(expiresAt / 1000) * 1000 - Date.now() + 100)),
     );
+    const ingestAwayMs = performance.now() - restartedAt;
     await system.startIngest();
-    await h.app.ready;
+    const took = await h.app.ready;
+    // The recovery's own account puts the wait for ingest in ingest's drain, and counts this test's
+    // three open orders among the ledger's (the quote, the GTD and the SELL queued while ingest was away).
+    expect(took.drainMs).toBeGreaterThan(ingestAwayMs - took.loadMs - 100);
+    expect(took.openOrders).toBeGreaterThanOrEqual(3);
     // The GTD's time came while the front end was down: gone as trading opens, not a sweep later.
     expect((await mm.authed('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([quote]);
     expect((await mm.send('GET', `/book?token_id=${yes}`)).body.bids).toEqual([{ price: '0.4', size: '5' }]);

@@ -6,17 +6,13 @@
 // acknowledged. The load client shares the two cores. The goal: the core's CPU per order at most
 // 20 % of the whole clob's, so that one core takes what five gateways verify.
 // Usage: pnpm --filter @pmx/bench cluster [-- --duration 4000 --connections 64]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { shardQueueName } from '@pmx/events';
 import { startEdge, type EdgeHarness } from '@pmx/edge/testing';
-import { cleanupRedisPrefix, createTempDir, createTestDatabase, testkitConfig, testRedisPrefix } from '@pmx/testkit';
+import { createTempDir } from '@pmx/testkit';
 import { processCpuUs } from '../host-cpu.ts';
 import { writeReport, type Row } from '../report.ts';
 import { orderLoad, type MeasuredLoad } from '../clob/order-load.ts';
@@ -28,6 +24,7 @@ import {
   type BenchTrader,
   type PreparedRequest,
 } from '../clob/signed-orders.ts';
+import { ClusterRig } from './cluster-rig.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -44,41 +41,25 @@ const FUNDS = Math.min(1e15, Math.floor(Number.MAX_SAFE_INTEGER / (2 * TRADERS) 
 /** Signed orders per timed phase and per warm-up: more than the fastest phase sends. */
 const PER_PHASE = 40_000;
 const WARMUP = 6_000;
-const SHARDS = availableParallelism();
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const OPERATOR_KEY = randomBytes(16).toString('hex');
 const BASE_PORT = 21_000 + Math.floor(Math.random() * 2000);
 const CORE_PORT = BASE_PORT;
 const GATEWAY_PORTS = [BASE_PORT + 1, BASE_PORT + 2];
 const CLOB_PORT = BASE_PORT + 3;
 const dir = await createTempDir('pmx-bench-cluster-');
+const rig = await ClusterRig.create();
+const SHARDS = rig.shards;
 
 function log(line: string): void {
   console.log(`bench:cluster ${line}`);
 }
-
-const db = await createTestDatabase();
-const prefix = testRedisPrefix();
-const redis = new Redis(testkitConfig.redisUrl);
-const common = {
-  PMX_PG_URL: db.url,
-  PMX_REDIS_URL: testkitConfig.redisUrl,
-  PMX_REDIS_PREFIX: prefix.slice(0, -1),
-  PMX_SHARDS: String(SHARDS),
-  PMX_OPERATOR_KEY: OPERATOR_KEY,
-  PMX_AUTH_WINDOW_SECONDS: '3600',
-  PMX_REPLAY_WINDOW_SECONDS: '1800',
-  PMX_HISTORY: 'false',
-  PMX_LOG_LEVEL: 'warn',
-};
 
 /** No ingest runs (it would take the same cores): the shards' queued events are dropped between phases. */
 async function drainShardQueues(): Promise<void> {
   await Promise.all(
     Array.from({ length: SHARDS }, async (_, k) => {
       const queue = new Queue(shardQueueName(k), {
-        connection: redis,
-        prefix: prefix.slice(0, -1),
+        connection: rig.redis,
+        prefix: rig.prefix.slice(0, -1),
         skipVersionCheck: true,
       });
       await queue.drain();
@@ -87,72 +68,10 @@ async function drainShardQueues(): Promise<void> {
   );
 }
 
-const running: ChildProcess[] = [];
-
-async function startProcess(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
-  // BENCH_PROFILE_DIR: each server writes a CPU profile there (every thread) when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
-    cwd: repo,
-    env: { ...process.env, ...common, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  running.push(child);
-  for (let i = 0; i < 150; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    const up = await fetch(ready).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-  }
-  throw new Error(`${script} did not start`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function operator(base: string, path: string, body: unknown): Promise<any> {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.ok) return response.json();
-    if (response.status !== 425 || attempt === 100)
-      throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** A fresh market, the traders funded in it, and signed orders for it (SVC_X names; `hyphenated` for a direct port). */
 async function market(operatorBase: string, traders: BenchTrader[], count: number): Promise<PreparedRequest[]> {
-  const yes = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
-  await operator(operatorBase, '/operator/markets', {
-    condition_id: `0x${randomBytes(32).toString('hex')}`,
-    question: 'Cluster bench?',
-    tokens: [
-      { token_id: yes, outcome: 'Yes' },
-      { token_id: BigInt(`0x${randomBytes(16).toString('hex')}`).toString(), outcome: 'No' },
-    ],
-    tick_size: '0.01',
-    min_order_size: '5',
-  });
-  for (const trader of traders) {
-    await operator(operatorBase, '/operator/deposit', { address: trader.address, amount: String(FUNDS / 4) });
-    await operator(operatorBase, '/operator/deposit', {
-      address: trader.address,
-      asset: yes,
-      amount: String(FUNDS / 4),
-    });
-  }
+  const yes = await rig.market(operatorBase);
+  await rig.fund(operatorBase, traders, FUNDS / 4, yes);
   const now = Math.floor(Date.now() / 1000);
   return orders(traders, yes, count).map((o, i) => authedRequest(traders[i % TRADERS]!, 'POST', '/order', o, now));
 }
@@ -192,10 +111,10 @@ const edges: EdgeHarness[] = [];
 try {
   // The peer: today's whole clob, gateway and core in one process, loaded on its direct port.
   const clobUrl = `http://127.0.0.1:${CLOB_PORT}`;
-  const clob = await startProcess(
+  const { child: clob } = await rig.start(
     'services/clob/src/main.ts',
     { PMX_CLOB_DIRECT_PORT: String(CLOB_PORT), PMX_CLOB_SOCKET: '' },
-    `${clobUrl}/`,
+    { url: `${clobUrl}/` },
   );
   const traders: BenchTrader[] = [];
   for (let i = 0; i < TRADERS; i++) traders.push(await makeTrader(clobUrl, 'direct'));
@@ -206,28 +125,30 @@ try {
     'orders/s': Math.round(whole.load.rps),
     'CPU µs/order': Math.round(whole.cpuUs[0]!),
   });
-  await stop(clob);
+  await rig.stop(clob);
 
   // The split: a core and one gateway, loaded on the gateway's direct port.
   const coreUrl = `http://127.0.0.1:${CORE_PORT}`;
-  const core = await startProcess(
+  const { child: core } = await rig.start(
     'services/clob/src/core-main.ts',
     { PMX_CORE_PORT: String(CORE_PORT) },
-    `${coreUrl}/health`,
+    { url: `${coreUrl}/health` },
   );
   const gateways: ChildProcess[] = [];
   const sockets = GATEWAY_PORTS.map((port) => join(dir.path, `gateway-${port}.sock`));
   for (const [i, port] of GATEWAY_PORTS.entries())
     gateways.push(
-      await startProcess(
-        'services/clob/src/gateway-main.ts',
-        {
-          PMX_CLOB_DIRECT_PORT: String(port),
-          PMX_CLOB_SOCKET: sockets[i]!,
-          PMX_CORE_URLS: `ws://127.0.0.1:${CORE_PORT}`,
-        },
-        `http://127.0.0.1:${port}/`,
-      ),
+      (
+        await rig.start(
+          'services/clob/src/gateway-main.ts',
+          {
+            PMX_CLOB_DIRECT_PORT: String(port),
+            PMX_CLOB_SOCKET: sockets[i]!,
+            PMX_CORE_URLS: `ws://127.0.0.1:${CORE_PORT}`,
+          },
+          { url: `http://127.0.0.1:${port}/` },
+        )
+      ).child,
     );
   const gatewayUrl = `http://127.0.0.1:${GATEWAY_PORTS[0]}`;
   const split = await phase(gatewayUrl, hyphenated(await market(coreUrl, traders, PER_PHASE + WARMUP)), [
@@ -279,13 +200,10 @@ try {
   figures['goal met: core ≤ 20 % of the whole clob'] = coreShare <= 0.2;
   figures['capacity on paper: orders/s of one core (1 CPU)'] = Math.round(1e6 / coreUs);
   figures['gateway CPUs needed to feed one core'] = Number((gatewayUs / coreUs).toFixed(1));
-  for (const child of [...gateways, core]) await stop(child);
+  for (const child of [...gateways, core]) await rig.stop(child);
 } finally {
   for (const edge of edges) await edge.close().catch(() => {});
-  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
-  await cleanupRedisPrefix(redis, prefix);
-  redis.disconnect();
-  await db.drop();
+  await rig.close();
   await dir.remove();
 }
 

@@ -8,7 +8,7 @@ import { connectPostgres, type Sql } from '@pmx/db';
 import { createHttpServer, type ListeningHttpServer } from '@pmx/http';
 import { operatorAuth } from '@pmx/auth';
 import type { ClobConfig } from './config.ts';
-import { createCore } from './core/core-app.ts';
+import { createCore, type OpeningTimings } from './core/core-app.ts';
 import { createGateway } from './gateway/gateway-app.ts';
 import { CoreView } from './gateway/core-view.ts';
 import { LocalLink } from './link/local-link.ts';
@@ -21,8 +21,8 @@ import type { TradingCore } from './trading-core.ts';
 export interface ClobApp {
   core: TradingCore;
   shards: ShardSet;
-  /** Resolves when every shard has recovered from the ledger and trading is open. */
-  ready: Promise<void>;
+  /** Resolves when every shard has recovered from the ledger and trading is open, with how long each step took. */
+  ready: Promise<OpeningTimings>;
   /**
    * Resolves (never rejects) if trading halts: this process's state stopped following a shard
    * (TradingCore.halt). The process should then exit so a restart recovers from the ledger.

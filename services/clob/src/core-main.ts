@@ -23,12 +23,6 @@ running();
 log.info(
   `core on ${config.coreHost}:${started.listening.port} (${config.shards} shards) ${config.coreStandby ? 'standing by for the shard locks' : 'active'}`,
 );
-void core.active.then(() => {
-  const takenAt = performance.now();
-  void core.ready.then(() =>
-    log.info(`trading open, ${Math.round(performance.now() - takenAt)} ms after this core took the shard locks`),
-  );
-});
 
 const stopper = handleStopSignals('core', () => started.close());
 void core.fatal.then(() => {

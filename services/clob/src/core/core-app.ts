@@ -17,7 +17,7 @@ import { Funding } from '../risk/funding.ts';
 import { ShardOwnership } from '../shards/shard-ownership.ts';
 import { ShardSet } from '../shards/shard-set.ts';
 import { seedDemo } from '../demo.ts';
-import { recoverShards } from '../recovery/shard-recovery.ts';
+import { recoverShards, type RecoveryTimings } from '../recovery/shard-recovery.ts';
 import { TradingCore, shardMarket } from '../trading-core.ts';
 import { CoreService } from './core-service.ts';
 import { Custody } from '../risk/custody.ts';
@@ -36,8 +36,8 @@ export interface Core {
   markets: MarketRegistry;
   /** Resolves once this core owns the shards (at once, or when the active core it stands by for dies). */
   active: Promise<void>;
-  /** Resolves when every shard has recovered from the ledger and trading is open. */
-  ready: Promise<void>;
+  /** Resolves when every shard has recovered from the ledger and trading is open, with how long each step took. */
+  ready: Promise<OpeningTimings>;
   /** Resolves (never rejects) if trading halts (TradingCore.halt): the process should exit and restart. */
   fatal: Promise<Error>;
   /** What the operator API needs of the core. */
@@ -45,6 +45,11 @@ export interface Core {
   /** The operator's lifecycle steps (pause, resume, close, resolve). */
   lifecycle: MarketLifecycle;
   close(): Promise<void>;
+}
+
+/** How long opening took, ms: markets, proxies and switches loaded, then recovery's steps. */
+export interface OpeningTimings extends RecoveryTimings {
+  loadMs: number;
 }
 
 export interface CoreOptions {
@@ -133,10 +138,12 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     }
   })();
   const ready = active.then(async () => {
+    const started = performance.now();
     for (const market of await markets.load()) await openMarket(market);
     await proxies.load();
     heartbeats.restore(await heartbeatStore.load());
-    await recoverShards({
+    const loadMs = performance.now() - started;
+    const took = await recoverShards({
       sql,
       shards,
       core,
@@ -146,7 +153,13 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
       signal: closing.signal,
       onShardReady: () => service.publishStatus(),
     });
+    const ms = (value: number) => Math.round(value);
+    log.info(
+      { ...took, loadMs },
+      `trading open ${ms(performance.now() - started)} ms after taking the shard locks (markets, proxies and switches ${ms(loadMs)} ms; ingest's drain ${ms(took.drainMs)} ms, the ledger read ${ms(took.readMs)} ms, the rebuild of ${took.openOrders} open orders ${ms(took.rebuildMs)} ms)`,
+    );
     if (config.demoMarkets) await seedDemo({ markets, funding, risk: core.risk, openMarket }, config.demoFund);
+    return { ...took, loadMs };
   });
   ready.catch(() => {});
 

@@ -1,6 +1,6 @@
 // The core's port (docs/design/cluster.md): gateways connect to its WebSocket (link/wire.ts) and
 // send commands in batches; each gateway gets the core's snapshot, then every publication and the
-// replies to its commands, in one ordered stream. The operator API and GET /health are served on
+// replies to its commands, in one ordered stream of one frame per turn (link-outbox.ts). The operator API and GET /health are served on
 // the same port: /health answers 200 only while this core is active, so the edge sends operator
 // requests to the active core, and a standby refuses gateways until it takes over.
 
@@ -9,14 +9,11 @@ import { logger } from '@pmx/config';
 import { CORE_PATH, type CommandFrame } from '../link/wire.ts';
 import type { CoreService } from './core-service.ts';
 import { coreHealthRoutes } from '../routes/core-health.ts';
+import { LinkOutbox } from './link-outbox.ts';
 
 const log = logger('clob.core');
 
-interface GatewaySocket {
-  /** Serialised items waiting for the next frame. */
-  outbox: string[];
-  scheduled: boolean;
-}
+type GatewaySocket = Record<string, never>;
 
 export interface CoreServerOptions {
   service: CoreService;
@@ -26,8 +23,13 @@ export interface CoreServerOptions {
   maxBodyBytes: number;
 }
 
+/** Sends a frame corked: uWS writes it in one syscall, with nothing left in its buffers. */
+function sendFrame(ws: WebSocket<GatewaySocket>, frame: string): void {
+  ws.cork(() => ws.send(frame, false));
+}
+
 export class CoreServer {
-  private readonly sockets = new Set<WebSocket<GatewaySocket>>();
+  private readonly outbox = new LinkOutbox<WebSocket<GatewaySocket>>(sendFrame);
   private readonly server;
   private unsubscribe: (() => void) | undefined;
 
@@ -50,28 +52,21 @@ export class CoreServer {
                 return;
               }
               res.upgrade<GatewaySocket>(
-                { outbox: [], scheduled: false },
+                {},
                 req.getHeader('sec-websocket-key'),
                 req.getHeader('sec-websocket-protocol'),
                 req.getHeader('sec-websocket-extensions'),
                 context,
               );
             },
-            open: (ws) => {
-              this.sockets.add(ws);
-              this.push(ws, JSON.stringify(['s', options.service.snapshot()]));
-            },
+            open: (ws) => this.outbox.add(ws, options.service.snapshot()),
             message: (ws, message) => this.onCommands(ws, message),
-            close: (ws) => this.sockets.delete(ws),
+            close: (ws) => this.outbox.remove(ws),
           },
         },
       ],
     });
-    this.unsubscribe = options.service.subscribe((publication) => {
-      if (this.sockets.size === 0) return;
-      const item = JSON.stringify(['p', publication]);
-      for (const ws of this.sockets) this.push(ws, item);
-    });
+    this.unsubscribe = options.service.subscribe((publication) => this.outbox.publish(publication));
   }
 
   listen(port: number, host: string): ListeningHttpServer {
@@ -88,30 +83,14 @@ export class CoreServer {
       return;
     }
     for (const [id, command] of frame.c) {
-      void this.options.service.execute(command).then((reply) => {
-        if (this.sockets.has(ws)) this.push(ws, JSON.stringify(['r', id, reply]));
-      });
+      void this.options.service.execute(command).then((reply) => this.outbox.reply(ws, id, reply));
     }
-  }
-
-  private push(ws: WebSocket<GatewaySocket>, item: string): void {
-    const data = ws.getUserData();
-    data.outbox.push(item);
-    if (data.scheduled) return;
-    data.scheduled = true;
-    setImmediate(() => {
-      data.scheduled = false;
-      if (!this.sockets.has(ws)) return;
-      const items = data.outbox;
-      data.outbox = [];
-      ws.send(`{"m":[${items.join(',')}]}`, false);
-    });
   }
 
   /** Gateways see the link drop (their commands out are answered "outcome unknown") and reconnect. */
   close(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    for (const ws of [...this.sockets]) ws.end(1001, 'core stopping');
+    for (const ws of this.outbox.sockets()) ws.end(1001, 'core stopping');
   }
 }

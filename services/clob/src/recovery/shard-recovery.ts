@@ -86,7 +86,19 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
-export async function recoverShards(options: RecoveryOptions): Promise<void> {
+/** How long each step of a recovery took, ms (docs/design/cluster.md: what bounds a takeover). */
+export interface RecoveryTimings {
+  /** Until ingest had applied what every shard's queue held. */
+  drainMs: number;
+  /** The ledger's consistent read. */
+  readMs: number;
+  /** Risk, open orders and every shard's books rebuilt from it, and trading open. */
+  rebuildMs: number;
+  openOrders: number;
+}
+
+export async function recoverShards(options: RecoveryOptions): Promise<RecoveryTimings> {
+  const started = performance.now();
   const { sql, shards, core } = options;
   const log = options.log ?? ((line: string) => logger('clob.recovery').info(line));
   const { signal } = options;
@@ -115,12 +127,14 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
     connection.disconnect();
   }
 
+  const drainedAt = performance.now();
   const recentSince = Date.now() - options.known.windowMs;
   // A stop does not wait for it (it may wait on a transfer some session holds open).
   const state = await abortable(
     readLedgerState(sql, (market) => core.markets.get(market)?.ticksPerUnit, recentSince, log, signal),
     signal,
   );
+  const readAt = performance.now();
   const moved = state.orders.find((o) => o.shard !== shards.shardOf(o.market));
   if (moved !== undefined) {
     throw new Error(
@@ -206,4 +220,10 @@ export async function recoverShards(options: RecoveryOptions): Promise<void> {
       );
     }),
   );
+  return {
+    drainMs: drainedAt - started,
+    readMs: readAt - drainedAt,
+    rebuildMs: performance.now() - readAt,
+    openOrders: state.orders.length,
+  };
 }

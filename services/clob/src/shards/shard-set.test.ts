@@ -158,6 +158,39 @@ describe('ShardSet', () => {
     await queue.close();
   });
 
+  it('hands a shard the commands of one turn in one batch', async () => {
+    const from = replies.length;
+    await Promise.all([0, 1, 2].map(() => shards.submit(0, { type: 'status' })));
+    const mine = replies.slice(from).filter(([shard]) => shard === 0);
+    expect(mine.map(([, reply]) => reply.results.length)).toEqual([3]);
+  });
+
+  it('sends what queued behind a full pipeline as one batch once a reply frees it', async () => {
+    const ownPrefix = testRedisPrefix();
+    const sizes: number[] = [];
+    const own = new ShardSet({
+      shards: 1,
+      redisUrl: testkitConfig.redisUrl,
+      redisPrefix: ownPrefix.slice(0, -1),
+      pipelineDepth: 1,
+      onReply: (_, reply) => sizes.push(reply.results.length),
+    });
+    try {
+      const first = own.submit(0, { type: 'status' });
+      const later: Promise<unknown>[] = [];
+      for (let turn = 0; turn < 3; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        later.push(own.submit(0, { type: 'status' }));
+      }
+      await Promise.all([first, ...later]);
+      // The first batch is out until its thread answers (it starts the thread): the rest wait for it.
+      expect(sizes).toEqual([1, 3]);
+    } finally {
+      await own.close();
+      await cleanupRedisPrefix(redis, ownPrefix);
+    }
+  });
+
   it('on close, finishes the batches out and queued (their events stored), then refuses commands with 503', async () => {
     const ownPrefix = testRedisPrefix();
     const own = new ShardSet({

@@ -98,6 +98,7 @@ export class ShardSet {
         minThreads: 1,
         maxThreads: 1,
         idleTimeout: Infinity,
+        recordTiming: false, // nothing reads Piscina's run and wait histograms
         concurrentTasksPerWorker: this.depth,
         workerData: data,
         execArgv: workerExecArgv(),
@@ -127,11 +128,15 @@ export class ShardSet {
         return reject(new ShardStalled(shard, Math.floor((performance.now() - oldest) / 1000)));
       }
       this.queued[shard]!.push({ command, resolve, reject });
-      if (!this.scheduled[shard] && this.sentAt[shard]!.length < this.depth) {
-        this.scheduled[shard] = true;
-        setImmediate(() => this.flush(shard));
-      }
+      this.schedule(shard);
     });
+  }
+
+  /** One hand-off per shard per turn: the flush runs after every command of this turn has queued. */
+  private schedule(shard: number): void {
+    if (this.scheduled[shard] || this.sentAt[shard]!.length >= this.depth) return;
+    this.scheduled[shard] = true;
+    setImmediate(() => this.flush(shard));
   }
 
   /** Sends a command to every shard (e.g. the expiry timer). */
@@ -196,7 +201,7 @@ export class ShardSet {
       // happened did happen, whatever became of applying it here.
       next.pending.forEach((p, i) => p.resolve(reply.results[i]!));
     }
-    if (this.queued[shard]!.length > 0) this.flush(shard);
+    if (this.queued[shard]!.length > 0) this.schedule(shard);
   }
 
   private fault(shard: number, error: Error): void {
