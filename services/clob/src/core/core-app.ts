@@ -139,9 +139,12 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
   })();
   const ready = active.then(async () => {
     const started = performance.now();
-    for (const market of await markets.load()) await openMarket(market);
-    await proxies.load();
+    // Switches first: a heartbeat that reaches this core while it opens finds its switch armed.
     heartbeats.restore(await heartbeatStore.load());
+    // All at once: each shard thread takes a turn's markets as one batch. One round trip per
+    // market would hold a takeover of the demo catalog's 8,000 markets for seconds.
+    await Promise.all((await markets.load()).map(openMarket));
+    await proxies.load();
     const loadMs = performance.now() - started;
     const took = await recoverShards({
       sql,
