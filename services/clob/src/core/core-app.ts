@@ -128,11 +128,22 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     if (opened.type !== 'market')
       throw new HttpError(503, `the market's shard could not open it: ${shardFailure(opened)}`);
     core.addMarket(market);
+    openedMarkets.add(market.conditionId);
     service.publishMarket(market);
   };
+  const openedMarkets = new Set<string>();
+  // Every stored market not opened yet, all at once: each shard thread takes a turn's markets as
+  // one batch. Markets change only by lifecycle steps, which recovery applies from the ledger.
+  const openStored = async () =>
+    void (await Promise.all(
+      (await markets.load()).filter((market) => !openedMarkets.has(market.conditionId)).map(openMarket),
+    ));
 
   const active = (async () => {
     if (ownership === undefined) {
+      // A standby opens the markets while it waits, so a takeover opens only those made since
+      // (and any this could not open now, Postgres away: they are tried again then).
+      await openStored().catch(() => {});
       ownership = await waitForShardLocks(sql, config.shards, onLost, closing.signal);
       log.info(`took the shard locks: this core is active now (${config.shards} shards)`);
     }
@@ -141,9 +152,7 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     const started = performance.now();
     // Switches first: a heartbeat that reaches this core while it opens finds its switch armed.
     heartbeats.restore(await heartbeatStore.load());
-    // All at once: each shard thread takes a turn's markets as one batch. One round trip per
-    // market would hold a takeover of the demo catalog's 8,000 markets for seconds.
-    await Promise.all((await markets.load()).map(openMarket));
+    await openStored();
     await proxies.load();
     const loadMs = performance.now() - started;
     const took = await recoverShards({
