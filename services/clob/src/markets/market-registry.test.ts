@@ -66,6 +66,25 @@ describe('MarketRegistry listing', () => {
   });
 });
 
+describe('MarketRegistry loading again (a standby at its takeover)', () => {
+  it('takes in only the markets made since, once each, keeping the records it had', async () => {
+    const registry = new MarketRegistry(db.sql);
+    const before = await registry.load();
+    const count = before.length;
+    const kept = before[0];
+    // Another process (the active core) makes a market meanwhile.
+    const other = new MarketRegistry(db.sql);
+    await other.load();
+    const made = await other.create(market(40), opened);
+    if (made === 'exists') throw new Error('market 40 exists');
+    const after = await registry.load();
+    expect(after).toHaveLength(count + 1);
+    expect(new Set(after.map((m) => m.conditionId)).size).toBe(count + 1);
+    expect(after[0]).toBe(kept);
+    expect(registry.get(made.conditionId)).toMatchObject({ question: 'Market 40?' });
+  });
+});
+
 describe('MarketRegistry creation whose answer is lost', () => {
   it('takes in, on the retry, the market Postgres has from the creation whose answer was lost', async () => {
     await withCuttingLink(db.url, async ({ sql, relay }) => {

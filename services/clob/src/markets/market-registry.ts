@@ -160,9 +160,10 @@ export class MarketRegistry {
 
   constructor(private readonly sql: Sql) {}
 
+  /** Takes in every stored market it does not know yet (again at a takeover); all, in listing order. */
   async load(): Promise<MarketRecord[]> {
     const rows = await this.sql<MarketRow[]>`SELECT * FROM markets ORDER BY market_id`;
-    for (const row of rows) this.remember(fromRow(row));
+    for (const row of rows) if (!this.byCondition.has(row.condition_id)) this.remember(fromRow(row));
     return this.ordered;
   }
 
