@@ -128,16 +128,15 @@ export async function createCore(config: ClobConfig, options: CoreOptions = {}):
     if (opened.type !== 'market')
       throw new HttpError(503, `the market's shard could not open it: ${shardFailure(opened)}`);
     core.addMarket(market);
-    openedMarkets.add(market.conditionId);
     service.publishMarket(market);
   };
-  const openedMarkets = new Set<string>();
-  // Every stored market not opened yet, all at once: each shard thread takes a turn's markets as
-  // one batch. Markets change only by lifecycle steps, which recovery applies from the ledger.
-  const openStored = async () =>
-    void (await Promise.all(
-      (await markets.load()).filter((market) => !openedMarkets.has(market.conditionId)).map(openMarket),
-    ));
+  // Every stored market not opened yet (the risk book has each opened one), all at once: each shard
+  // thread takes a turn's markets as one batch. Markets change only by lifecycle steps, which
+  // recovery applies from the ledger.
+  const openStored = async () => {
+    const unopened = (await markets.load()).filter((market) => core.risk.market(market.conditionId) === undefined);
+    await Promise.all(unopened.map(openMarket));
+  };
 
   const active = (async () => {
     if (ownership === undefined) {

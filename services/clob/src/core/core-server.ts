@@ -1,8 +1,9 @@
 // The core's port (docs/design/cluster.md): gateways connect to its WebSocket (link/wire.ts) and
 // send commands in batches; each gateway gets the core's snapshot, then every publication and the
-// replies to its commands, in one ordered stream of one frame per turn (link-outbox.ts). The operator API and GET /health are served on
-// the same port: /health answers 200 only while this core is active, so the edge sends operator
-// requests to the active core, and a standby refuses gateways until it takes over.
+// replies to its commands, in one ordered stream of one frame per turn (link-outbox.ts). The
+// operator API and GET /health are served on the same port: /health answers 200 only while this
+// core is active, so the edge sends operator requests to the active core, and a standby refuses
+// gateways until it takes over.
 
 import { createHttpServer, type ListeningHttpServer, type Route, type WebSocket } from '@pmx/http';
 import { logger } from '@pmx/config';
